@@ -1,0 +1,246 @@
+package io.strata.engine.client;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.DatabaseOptions;
+import com.apple.foundationdb.EventKeeper;
+import com.apple.foundationdb.KeyRangeArrayResult;
+import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.Tenant;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.tuple.Tuple;
+import io.strata.engine.Engine;
+import io.strata.engine.error.FdbError;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+
+/**
+ * fdb-java's {@link Database} on the embedded engine.
+ *
+ * <p>Transactions complete their futures on the executor they were created with (by
+ * default the database's own cached pool of daemon threads, like fdb-java's
+ * {@code FDB.DEFAULT_EXECUTOR}). The retry loops behave exactly like fdb-java's
+ * {@code FDBDatabase}: {@code run} applies the function, commits, and on any
+ * {@link RuntimeException} asks {@code onError}, whose failure propagates (as a
+ * {@code CompletionException}, as in fdb-java); the transaction is closed at the end.
+ *
+ * <p>Tenants, blob granules and client status are not supported and fail with
+ * {@code tenants_disabled} (2136) or {@code unsupported_operation} (2108).
+ */
+public final class EngineDatabase implements Database {
+    final Engine engine;
+    final DatabaseDefaults defaults;
+    private final Executor executor;
+    private final ExecutorService ownedExecutor;
+    private volatile boolean closed;
+
+    /**
+     * @param engine        the running engine, closed with this database
+     * @param executor      default executor of transactions
+     * @param ownedExecutor shut down on close, or null when the caller owns {@code executor}
+     */
+    public EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor) {
+        this.engine = engine;
+        this.defaults = new DatabaseDefaults(engine.watches());
+        this.executor = executor;
+        this.ownedExecutor = ownedExecutor;
+    }
+
+    /** The engine behind this database, for tools and tests of the engine itself. */
+    public Engine engine() {
+        return engine;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Cannot access closed object");
+        }
+    }
+
+    @Override
+    public Transaction createTransaction(Executor e) {
+        checkOpen();
+        return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
+                EngineTransaction.INITIAL_BACKOFF_MILLIS);
+    }
+
+    @Override
+    public Transaction createTransaction(Executor e, EventKeeper eventKeeper) {
+        return createTransaction(e);
+    }
+
+    @Override
+    public DatabaseOptions options() {
+        checkOpen();
+        return new DatabaseOptions(defaults::set);
+    }
+
+    @Override
+    public Executor getExecutor() {
+        return executor;
+    }
+
+    @Override
+    public double getMainThreadBusyness() {
+        return 0.0;
+    }
+
+    // ---------------------------------------------------------------- retry loops
+
+    @Override
+    public <T> T run(Function<? super Transaction, T> retryable, Executor e) {
+        Transaction t = createTransaction(e);
+        try {
+            while (true) {
+                try {
+                    T result = retryable.apply(t);
+                    t.commit().join();
+                    return result;
+                } catch (RuntimeException err) {
+                    t = t.onError(err).join();
+                }
+            }
+        } finally {
+            t.close();
+        }
+    }
+
+    @Override
+    public <T> T read(Function<? super ReadTransaction, T> retryable, Executor e) {
+        Transaction t = createTransaction(e);
+        try {
+            while (true) {
+                try {
+                    return retryable.apply(t);
+                } catch (RuntimeException err) {
+                    t = t.onError(err).join();
+                }
+            }
+        } finally {
+            t.close();
+        }
+    }
+
+    @Override
+    public <T> CompletableFuture<T> runAsync(Function<? super Transaction, ? extends CompletableFuture<T>> retryable, Executor e) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(createTransaction(e), retryable, true, e, result);
+        return result;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable, Executor e) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(createTransaction(e), retryable, false, e, result);
+        return result;
+    }
+
+    /** One try of an async retry loop; the next try is scheduled from the completion, never nested. */
+    private <T> void attempt(Transaction t, Function<? super Transaction, ? extends CompletableFuture<T>> fn, boolean commit,
+                             Executor e, CompletableFuture<T> result) {
+        CompletableFuture<T> body = EngineTransaction.applySafely(fn, t);
+        CompletableFuture<T> done = commit ? body.thenCompose(v -> t.commit().thenApply(ignored -> v)) : body;
+        done.whenCompleteAsync((value, err) -> {
+            if (err == null) {
+                t.close();
+                result.complete(value);
+                return;
+            }
+            t.onError(err).whenComplete((next, fatal) -> {
+                if (fatal != null) {
+                    t.close();
+                    result.completeExceptionally(EngineTransaction.unwrap(fatal));
+                } else {
+                    attempt(next, fn, commit, e, result);
+                }
+            });
+        }, e);
+    }
+
+    // ---------------------------------------------------------------- unsupported
+
+    @Override
+    public Tenant openTenant(Tuple tenantName) {
+        throw FdbError.TENANTS_DISABLED.exception("the Strata engine has no tenants");
+    }
+
+    @Override
+    public Tenant openTenant(byte[] tenantName, Executor e) {
+        throw FdbError.TENANTS_DISABLED.exception("the Strata engine has no tenants");
+    }
+
+    @Override
+    public Tenant openTenant(Tuple tenantName, Executor e) {
+        throw FdbError.TENANTS_DISABLED.exception("the Strata engine has no tenants");
+    }
+
+    @Override
+    public Tenant openTenant(byte[] tenantName, Executor e, EventKeeper eventKeeper) {
+        throw FdbError.TENANTS_DISABLED.exception("the Strata engine has no tenants");
+    }
+
+    @Override
+    public Tenant openTenant(Tuple tenantName, Executor e, EventKeeper eventKeeper) {
+        throw FdbError.TENANTS_DISABLED.exception("the Strata engine has no tenants");
+    }
+
+    @Override
+    public CompletableFuture<byte[]> purgeBlobGranules(byte[] beginKey, byte[] endKey, long purgeVersion, boolean force, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Void> waitPurgeGranulesComplete(byte[] purgeKey, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> blobbifyRange(byte[] beginKey, byte[] endKey, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> blobbifyRangeBlocking(byte[] beginKey, byte[] endKey, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> unblobbifyRange(byte[] beginKey, byte[] endKey, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<KeyRangeArrayResult> listBlobbifiedRanges(byte[] beginKey, byte[] endKey, int rangeLimit, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Long> verifyBlobRange(byte[] beginKey, byte[] endKey, long version, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<Boolean> flushBlobRange(byte[] beginKey, byte[] endKey, boolean compact, long version, Executor e) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public CompletableFuture<byte[]> getClientStatus(Executor e) {
+        return Unsupported.failed("client status reports");
+    }
+
+    /** Stops the engine; transactions in flight fail, later use throws {@link IllegalStateException}. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        engine.close();
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdown();
+        }
+    }
+}

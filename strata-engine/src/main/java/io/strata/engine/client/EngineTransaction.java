@@ -1,0 +1,1178 @@
+package io.strata.engine.client;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.FDBException;
+import com.apple.foundationdb.KeyArrayResult;
+import com.apple.foundationdb.KeyRangeArrayResult;
+import com.apple.foundationdb.KeySelector;
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MappedKeyValue;
+import com.apple.foundationdb.MutationType;
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.StreamingMode;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.TransactionOptions;
+import com.apple.foundationdb.async.AsyncIterable;
+import io.strata.engine.Engine;
+import io.strata.engine.commit.CommitRequest;
+import io.strata.engine.commit.CommitResult;
+import io.strata.engine.commit.Mutation;
+import io.strata.engine.error.FdbError;
+import io.strata.engine.error.RetryPolicy;
+import io.strata.engine.fault.FaultPolicy;
+import io.strata.engine.mutation.AtomicOps;
+import io.strata.engine.mutation.Versionstamps;
+import io.strata.engine.util.ByteKeys;
+import io.strata.engine.version.VersionClock;
+import io.strata.engine.watch.Watch;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * fdb-java's {@link Transaction} on the embedded engine, with FoundationDB's
+ * read-your-writes semantics ({@code fdbclient/ReadYourWrites.actor.cpp}).
+ *
+ * <h2>State</h2>
+ * A read version taken at the first read; the {@link WriteMap} that reads see; the
+ * mutations in issue order; read and write conflict ranges. {@code commit} sends them to
+ * the commit pipeline. Errors of {@code void} calls ({@code set}, {@code clear},
+ * {@code mutate}, conflict ranges) are deferred, as the C client defers them: the call
+ * returns, and the next read, watch or commit fails with the error.
+ *
+ * <h2>Concurrency</h2>
+ * Like FoundationDB's, a transaction is meant for one thread at a time; its methods are
+ * synchronized so that a commit completing on another thread, a timeout or a cancel never
+ * races the user's calls. Completions run on the transaction's executor, never on the
+ * sequencer.
+ *
+ * <h2>Lifecycle</h2>
+ * active → committing → committed / failed; {@code onError} hands back a fresh transaction
+ * and closes this one; {@code cancel} and the timeout fail everything pending and future
+ * with 1025 / 1031; {@code close} makes any further use an {@link IllegalStateException},
+ * as fdb-java does for a disposed native object.
+ */
+final class EngineTransaction extends ReadOverloads implements Transaction {
+    /** FoundationDB's {@code KEY_SIZE_LIMIT} and {@code SYSTEM_KEY_SIZE_LIMIT}. */
+    static final int KEY_SIZE_LIMIT = 10_000;
+    static final int SYSTEM_KEY_SIZE_LIMIT = 30_000;
+    static final int VALUE_SIZE_LIMIT = 100_000;
+    /** FoundationDB's initial retry backoff ({@code DEFAULT_BACKOFF}), in milliseconds. */
+    static final double INITIAL_BACKOFF_MILLIS = 10;
+
+    private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
+
+    final EngineDatabase db;
+    final Engine engine;
+    private final Executor executor;
+    private final TxOptions options;
+    /** When the first attempt started (nanoTime): the timeout counts from here across retries. */
+    private final long startNanos;
+    private final int retries;
+    private final double backoffMillis;
+
+    private final WriteMap writes = new WriteMap();
+    private final List<Mutation> mutations = new ArrayList<>();
+    private final List<byte[]> readConflicts = new ArrayList<>();
+    private final List<byte[]> writeConflicts = new ArrayList<>();
+    private final List<PendingWatch> watches = new ArrayList<>(0);
+    private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
+
+    private long readVersion = -1;
+    private CompletableFuture<Long> readVersionFuture;
+    private long mutationBytes;
+    private long conflictBytes;
+    private State state = State.ACTIVE;
+    private FDBException deferred;
+    /** Set by cancel or timeout: every later operation fails with it. */
+    private FDBException reset;
+    private boolean closed;
+    private long committedVersion = -1;
+    private CompletableFuture<byte[]> versionstamp;
+    private ScheduledFuture<?> timeoutTask;
+    private final SnapshotView snapshotView = new SnapshotView(this);
+
+    EngineTransaction(EngineDatabase db, Executor executor, TxOptions options, long startNanos, int retries, double backoffMillis) {
+        this.db = db;
+        this.engine = db.engine;
+        this.executor = executor;
+        this.options = options;
+        this.startNanos = startNanos;
+        this.retries = retries;
+        this.backoffMillis = backoffMillis;
+        armTimeout();
+    }
+
+    // ---------------------------------------------------------------- options and lifecycle
+
+    @Override
+    public TransactionOptions options() {
+        return new TransactionOptions((code, param) -> {
+            synchronized (this) {
+                checkOpen();
+                if (options.set(code, param)) {
+                    armTimeout();
+                }
+            }
+        });
+    }
+
+    private void armTimeout() {
+        if (timeoutTask != null) {
+            timeoutTask.cancel(false);
+            timeoutTask = null;
+        }
+        if (options.timeoutMillis <= 0) {
+            return;
+        }
+        long deadlineNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(options.timeoutMillis);
+        long delay = deadlineNanos - System.nanoTime();
+        if (delay <= 0) {
+            abort(FdbError.TRANSACTION_TIMED_OUT.exception());
+        } else {
+            timeoutTask = engine.timer().schedule(() -> abort(FdbError.TRANSACTION_TIMED_OUT.exception()), delay, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Cancel and timeout: fail everything pending and everything to come with {@code error}. */
+    private void abort(FDBException error) {
+        List<CompletableFuture<?>> toFail;
+        synchronized (this) {
+            if (reset != null || closed) {
+                return;
+            }
+            if (state == State.COMMITTED && error.getCode() == FdbError.TRANSACTION_TIMED_OUT.code()) {
+                return;
+            }
+            reset = error;
+            toFail = new ArrayList<>(pending);
+            pending.clear();
+            for (PendingWatch w : watches) {
+                toFail.add(w.future);
+            }
+            watches.clear();
+            if (versionstamp != null) {
+                toFail.add(versionstamp);
+            }
+            if (timeoutTask != null) {
+                timeoutTask.cancel(false);
+            }
+        }
+        for (CompletableFuture<?> f : toFail) {
+            executor.execute(() -> f.completeExceptionally(error));
+        }
+    }
+
+    @Override
+    public void cancel() {
+        checkOpen();
+        abort(FdbError.TRANSACTION_CANCELLED.exception());
+    }
+
+    @Override
+    public void close() {
+        boolean wasClosed;
+        synchronized (this) {
+            wasClosed = closed;
+        }
+        if (!wasClosed) {
+            abort(FdbError.TRANSACTION_CANCELLED.exception());
+            synchronized (this) {
+                closed = true;
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Cannot access closed object");
+        }
+    }
+
+    /** The error every operation must fail with now, or null: used-during-commit, reset, deferred. */
+    private FDBException blockingError() {
+        if (state != State.ACTIVE && !options.usedDuringCommitProtectionDisabled) {
+            return FdbError.USED_DURING_COMMIT.exception();
+        }
+        if (reset != null) {
+            return reset;
+        }
+        return deferred;
+    }
+
+    /** Records the first error of a void call, to surface at the next read, watch or commit. */
+    private void defer(FDBException e) {
+        if (deferred == null) {
+            deferred = e;
+        }
+    }
+
+    /** Like {@link #blockingError()} for void calls: true when the call must be dropped. */
+    private boolean voidCallBlocked() {
+        checkOpen();
+        if (state != State.ACTIVE && !options.usedDuringCommitProtectionDisabled) {
+            // FoundationDB turns use during commit into the transaction's reset error.
+            if (reset == null) {
+                reset = FdbError.USED_DURING_COMMIT.exception();
+            }
+            return true;
+        }
+        return reset != null;
+    }
+
+    // ---------------------------------------------------------------- read version
+
+    @Override
+    public synchronized CompletableFuture<Long> getReadVersion() {
+        checkOpen();
+        FDBException e = blockingError();
+        if (e != null) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return readVersionFuture();
+    }
+
+    private CompletableFuture<Long> readVersionFuture() {
+        if (readVersionFuture == null) {
+            long delay = engine.latency().readVersionMicros();
+            if (delay == 0) {
+                readVersion = engine.pipeline().visibleVersion();
+                readVersionFuture = CompletableFuture.completedFuture(readVersion);
+            } else {
+                CompletableFuture<Long> f = new CompletableFuture<>();
+                readVersionFuture = f;
+                pending.add(f);
+                engine.timer().schedule(() -> {
+                    long v = engine.pipeline().visibleVersion();
+                    synchronized (this) {
+                        if (readVersion < 0) {
+                            readVersion = v;
+                        }
+                        pending.remove(f);
+                    }
+                    executor.execute(() -> f.complete(v));
+                }, delay, TimeUnit.MICROSECONDS);
+            }
+        }
+        return readVersionFuture;
+    }
+
+    @Override
+    public synchronized void setReadVersion(long version) {
+        checkOpen();
+        if (readVersionFuture != null) {
+            defer(FdbError.READ_VERSION_ALREADY_SET.exception());
+            return;
+        }
+        if (version <= 0) {
+            defer(FdbError.VERSION_INVALID.exception());
+            return;
+        }
+        readVersion = version;
+        readVersionFuture = CompletableFuture.completedFuture(version);
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * Runs a read at the read version: waits for the version if needed, checks that it is
+     * neither too old nor in the future, runs {@code read}, and re-checks the window
+     * afterwards (pruning may have raced the read). Applies read latency.
+     */
+    <T> CompletableFuture<T> readAtVersion(Function<Long, T> read) {
+        CompletableFuture<T> result;
+        synchronized (this) {
+            checkOpen();
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            CompletableFuture<Long> rv = readVersionFuture();
+            if (rv.isDone() && engine.latency().readMicros() == 0) {
+                try {
+                    return CompletableFuture.completedFuture(readAt(rv.join(), read));
+                } catch (FDBException ex) {
+                    return CompletableFuture.failedFuture(ex);
+                }
+            }
+            result = new CompletableFuture<>();
+            pending.add(result);
+        }
+        readVersionFuture.whenComplete((version, err) -> {
+            if (err != null) {
+                finishPending(result, null, unwrap(err));
+                return;
+            }
+            T value;
+            try {
+                synchronized (this) {
+                    FDBException e = blockingError();
+                    if (e != null) {
+                        throw e;
+                    }
+                    value = readAt(version, read);
+                }
+            } catch (FDBException ex) {
+                finishPending(result, null, ex);
+                return;
+            }
+            long delay = engine.latency().readMicros();
+            if (delay == 0) {
+                finishPending(result, value, null);
+            } else {
+                engine.timer().schedule(() -> finishPending(result, value, null), delay, TimeUnit.MICROSECONDS);
+            }
+        });
+        return result;
+    }
+
+    private <T> void finishPending(CompletableFuture<T> f, T value, Throwable error) {
+        synchronized (this) {
+            if (!pending.remove(f)) {
+                return; // already failed by cancel or timeout
+            }
+        }
+        executor.execute(() -> {
+            if (error != null) {
+                f.completeExceptionally(error);
+            } else {
+                f.complete(value);
+            }
+        });
+    }
+
+    private <T> T readAt(long version, Function<Long, T> read) {
+        long now = engine.clock().currentVersion();
+        if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
+            throw FdbError.TRANSACTION_TOO_OLD.exception();
+        }
+        if (version > engine.pipeline().visibleVersion()) {
+            throw FdbError.FUTURE_VERSION.exception();
+        }
+        T value = read.apply(version);
+        if (version < engine.store().oldestReadableVersion()) {
+            throw FdbError.TRANSACTION_TOO_OLD.exception();
+        }
+        return value;
+    }
+
+    byte[] maxReadKey() {
+        return options.readSystemKeys || options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
+    }
+
+    private byte[] maxWriteKey() {
+        return options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
+    }
+
+    private static int keySizeLimit(byte[] key) {
+        return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
+    }
+
+    /** The view a read sees: own writes unless RYW is off (or off for snapshot reads). */
+    private ReadView view(long version, boolean snapshot) {
+        boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
+        return new ReadView(engine.store(), version, ryw ? writes : null, maxReadKey());
+    }
+
+    private boolean rywActive() {
+        return !options.readYourWritesDisabled;
+    }
+
+    CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
+        Objects.requireNonNull(key, "key");
+        synchronized (this) {
+            checkOpen();
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
+                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            }
+            if (key.length > keySizeLimit(key)) {
+                // No stored key is that long: FoundationDB answers "absent" without reading.
+                return CompletableFuture.completedFuture(null);
+            }
+        }
+        return readAtVersion(version -> {
+            ReadView.Point p = view(version, snapshot).get(key);
+            if (!snapshot && p.readStorage()) {
+                addReadConflictInternal(key, ByteKeys.keyAfter(key));
+            }
+            return p.value();
+        });
+    }
+
+    CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {
+        Objects.requireNonNull(selector, "selector");
+        synchronized (this) {
+            checkOpen();
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            if (ByteKeys.compare(selector.getKey(), maxReadKey()) > 0) {
+                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            }
+        }
+        return readAtVersion(version -> {
+            byte[] result = view(version, snapshot).resolve(selector).key();
+            if (!snapshot) {
+                byte[] selKey = selector.orEqual() ? ByteKeys.keyAfter(selector.getKey()) : selector.getKey();
+                if (selector.getOffset() <= 0) {
+                    addReadConflictInternal(result, selKey);
+                } else {
+                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result));
+                }
+            }
+            return result;
+        });
+    }
+
+    /**
+     * One range read as FoundationDB's RYW {@code getRange} does it: validate, normalise the
+     * selectors ({@code removeOrEqual}), read, then record the conflict range the result
+     * depended on ({@code addConflictRange} for forward and reverse reads).
+     */
+    CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
+        synchronized (this) {
+            checkOpen();
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            byte[] maxKey = maxReadKey();
+            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
+                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            }
+            if (limit < 0) {
+                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
+            }
+        }
+        KeySelector b = removeOrEqual(begin);
+        KeySelector en = removeOrEqual(end);
+        if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
+            return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
+        }
+        return readAtVersion(version -> {
+            ReadView.Rows rows = view(version, snapshot).range(b, en, limit, reverse);
+            if (!snapshot) {
+                addRangeReadConflict(b, en, rows, reverse);
+            }
+            return rows;
+        });
+    }
+
+    private static KeySelector removeOrEqual(KeySelector s) {
+        return s.orEqual() ? new KeySelector(ByteKeys.keyAfter(s.getKey()), false, s.getOffset()) : s;
+    }
+
+    /** FoundationDB's {@code addConflictRange} for range reads, forward and reverse. */
+    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse) {
+        byte[] bk = begin.getKey();
+        byte[] ek = end.getKey();
+        byte[] rb;
+        byte[] re;
+        List<KeyValue> r = rows.rows();
+        boolean ordered = ByteKeys.compare(bk, ek) < 0;
+        if (!reverse) {
+            if (ordered) {
+                rb = bk;
+                re = end.getOffset() > 0 && rows.more() ? bk : ek;
+            } else {
+                rb = ek;
+                re = bk;
+            }
+        } else {
+            if (ordered) {
+                rb = begin.getOffset() <= 1 && rows.more() ? ek : bk;
+                re = ek;
+            } else {
+                rb = ek;
+                re = bk;
+            }
+        }
+        if (rows.readToBegin() && begin.getOffset() <= 0) {
+            rb = ByteKeys.EMPTY;
+        }
+        if (rows.readThroughEnd() && end.getOffset() > 0) {
+            re = maxReadKey();
+        }
+        if (!r.isEmpty()) {
+            if (!reverse) {
+                if (begin.getOffset() <= 0) {
+                    rb = ByteKeys.min(rb, r.get(0).getKey());
+                }
+                byte[] last = r.get(r.size() - 1).getKey();
+                if (ByteKeys.compare(re, last) <= 0) {
+                    re = ByteKeys.keyAfter(last);
+                }
+            } else {
+                rb = ByteKeys.min(rb, r.get(r.size() - 1).getKey());
+                byte[] first = r.get(0).getKey();
+                if (end.getOffset() > 0 && ByteKeys.compare(re, first) <= 0) {
+                    re = ByteKeys.keyAfter(first);
+                }
+            }
+        }
+        addReadConflictInternal(rb, re);
+    }
+
+    /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
+    private synchronized void addReadConflictInternal(byte[] begin, byte[] end) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return;
+        }
+        if (rywActive()) {
+            writes.forEachUnknownPart(begin, end, this::recordReadConflict);
+        } else {
+            recordReadConflict(begin, end);
+        }
+    }
+
+    private void recordReadConflict(byte[] begin, byte[] end) {
+        readConflicts.add(begin);
+        readConflicts.add(end);
+        conflictBytes += begin.length + end.length;
+    }
+
+    private void recordWriteConflict(byte[] begin, byte[] end) {
+        writeConflicts.add(begin);
+        writeConflicts.add(end);
+        conflictBytes += begin.length + end.length;
+    }
+
+    @Override
+    public CompletableFuture<byte[]> get(byte[] key) {
+        return get(key, false);
+    }
+
+    @Override
+    public CompletableFuture<byte[]> getKey(KeySelector selector) {
+        return getKey(selector, false);
+    }
+
+    @Override
+    AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode) {
+        return range(begin, end, limit, reverse, mode, false);
+    }
+
+    AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        return new RangeIterable(this, begin, end, limit, reverse, mode, snapshot);
+    }
+
+    @Override
+    public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse, StreamingMode mode) {
+        return Unsupported.mappedRange();
+    }
+
+    @Override
+    public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
+        return readAtVersion(version -> engine.store().estimatedSize(begin, end, version));
+    }
+
+
+    @Override
+    public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
+        if (chunkSize <= 0) {
+            return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must be positive"));
+        }
+        return readAtVersion(version -> SplitPoints.of(engine.store().splitPoints(begin, end, chunkSize, version)));
+    }
+
+
+    @Override
+    public CompletableFuture<KeyRangeArrayResult> getBlobGranuleRanges(byte[] begin, byte[] end, int rowLimit) {
+        return Unsupported.failed("blob granules");
+    }
+
+    @Override
+    public boolean isSnapshot() {
+        return false;
+    }
+
+    @Override
+    public ReadTransaction snapshot() {
+        return snapshotView;
+    }
+
+    @Override
+    public boolean addReadConflictRangeIfNotSnapshot(byte[] begin, byte[] end) {
+        addReadConflictRange(begin, end);
+        return true;
+    }
+
+    @Override
+    public boolean addReadConflictKeyIfNotSnapshot(byte[] key) {
+        addReadConflictKey(key);
+        return true;
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public synchronized void addReadConflictRange(byte[] begin, byte[] end) {
+        if (voidCallBlocked()) {
+            return;
+        }
+        if (ByteKeys.compare(begin, end) > 0) {
+            defer(FdbError.INVERTED_RANGE.exception());
+            return;
+        }
+        if (ByteKeys.compare(end, maxReadKey()) > 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (ByteKeys.compare(begin, end) < 0) {
+            recordReadConflict(begin, end);
+        }
+    }
+
+    @Override
+    public void addReadConflictKey(byte[] key) {
+        addReadConflictRange(key, ByteKeys.keyAfter(key));
+    }
+
+    @Override
+    public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
+        if (voidCallBlocked()) {
+            return;
+        }
+        if (ByteKeys.compare(begin, end) > 0) {
+            defer(FdbError.INVERTED_RANGE.exception());
+            return;
+        }
+        if (ByteKeys.compare(end, maxWriteKey()) > 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (ByteKeys.compare(begin, end) < 0) {
+            recordWriteConflict(begin, end);
+        }
+    }
+
+    @Override
+    public void addWriteConflictKey(byte[] key) {
+        addWriteConflictRange(key, ByteKeys.keyAfter(key));
+    }
+
+    /** Validates a written key; defers and returns false when it is not writable. */
+    private boolean writableKey(byte[] key) {
+        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
+            defer(FdbError.CLIENT_INVALID_OPERATION.exception("\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE"));
+            return false;
+        }
+        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return false;
+        }
+        if (key.length > keySizeLimit(key)) {
+            defer(FdbError.KEY_TOO_LARGE.exception());
+            return false;
+        }
+        return true;
+    }
+
+    /** Consumes {@code next_write_no_write_conflict_range}: true when this write adds its range. */
+    private boolean takeWriteConflictFlag() {
+        boolean add = !options.nextWriteNoWriteConflictRange;
+        options.nextWriteNoWriteConflictRange = false;
+        return add;
+    }
+
+    @Override
+    public synchronized void set(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (voidCallBlocked() || !writableKey(key)) {
+            return;
+        }
+        if (value.length > VALUE_SIZE_LIMIT) {
+            defer(FdbError.VALUE_TOO_LARGE.exception());
+            return;
+        }
+        writes.set(key, value);
+        addMutation(new Mutation(Mutation.SET_VALUE, key, value));
+        if (takeWriteConflictFlag()) {
+            recordWriteConflict(key, ByteKeys.keyAfter(key));
+        }
+    }
+
+    @Override
+    public synchronized void clear(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        if (voidCallBlocked() || !writableKey(key)) {
+            return;
+        }
+        byte[] end = ByteKeys.keyAfter(key);
+        writes.clear(key);
+        addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
+        if (takeWriteConflictFlag()) {
+            recordWriteConflict(key, end);
+        }
+    }
+
+    @Override
+    public synchronized void clear(byte[] begin, byte[] end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (voidCallBlocked()) {
+            return;
+        }
+        if (ByteKeys.compare(begin, end) > 0) {
+            defer(FdbError.INVERTED_RANGE.exception());
+            return;
+        }
+        byte[] maxKey = maxWriteKey();
+        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (ByteKeys.compare(begin, end) == 0) {
+            takeWriteConflictFlag();
+            return;
+        }
+        writes.clearRange(begin, end);
+        addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
+        if (takeWriteConflictFlag()) {
+            recordWriteConflict(begin, end);
+        }
+    }
+
+    @Override
+    public void clear(Range range) {
+        clear(range.begin, range.end);
+    }
+
+    @Override
+    public void clearRangeStartsWith(byte[] prefix) {
+        clear(Range.startsWith(prefix));
+    }
+
+    @Override
+    public synchronized void mutate(MutationType type, byte[] key, byte[] param) {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(param, "param");
+        if (voidCallBlocked()) {
+            return;
+        }
+        int code = type.code();
+        boolean metadataVersion = Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY);
+        if (metadataVersion && code != Mutation.SET_VERSIONSTAMPED_VALUE) {
+            defer(FdbError.CLIENT_INVALID_OPERATION.exception("\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE"));
+            return;
+        }
+        if (!AtomicOps.isAtomicOp(code) && !AtomicOps.isVersionstampOp(code)) {
+            defer(FdbError.INVALID_MUTATION_TYPE.exception());
+            return;
+        }
+        boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
+        boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
+        byte[] checkedKey = stampedKey && key.length >= 4 ? Arrays.copyOf(key, key.length - 4) : key;
+        if (!metadataVersion && ByteKeys.compare(checkedKey, maxWriteKey()) >= 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (key.length > keySizeLimit(checkedKey) + (stampedKey ? 4 : 0)) {
+            defer(FdbError.KEY_TOO_LARGE.exception());
+            return;
+        }
+        if (param.length > VALUE_SIZE_LIMIT + (stampedValue ? 4 : 0)) {
+            defer(FdbError.VALUE_TOO_LARGE.exception());
+            return;
+        }
+        try {
+            if (stampedKey) {
+                Versionstamps.offsetOf(key);
+            } else if (stampedValue) {
+                Versionstamps.offsetOf(param);
+            }
+        } catch (FDBException e) {
+            defer(e);
+            return;
+        }
+        boolean addConflict = takeWriteConflictFlag();
+        if (stampedKey) {
+            // The final key is unknown until commit: reads of where it may land are unreadable,
+            // and there is no write conflict range for it.
+            byte[][] range = possibleStampedKeys(key);
+            writes.addUnreadableRange(range[0], range[1]);
+        } else if (stampedValue) {
+            writes.setVersionstampedValue(key);
+            if (addConflict) {
+                recordWriteConflict(key, ByteKeys.keyAfter(key));
+            }
+        } else {
+            writes.atomic(code, key, param);
+            if (addConflict) {
+                recordWriteConflict(key, ByteKeys.keyAfter(key));
+            }
+        }
+        addMutation(new Mutation(code, key, param));
+    }
+
+    /**
+     * The keys a versionstamped key may become: the stamp can only be greater than this
+     * transaction's read version (or anything, without one), so the range runs from the key
+     * with the smallest possible stamp to the key with an all-{@code \xff} stamp
+     * (FoundationDB's {@code getVersionstampKeyRange}).
+     */
+    private byte[][] possibleStampedKeys(byte[] keyWithOffset) {
+        int offset = Versionstamps.offsetOf(keyWithOffset);
+        byte[] key = Arrays.copyOf(keyWithOffset, keyWithOffset.length - 4);
+        byte[] low = key.clone();
+        long floor = readVersion > 0 ? readVersion : 0;
+        for (int i = 0; i < 8; i++) {
+            low[offset + i] = (byte) (floor >>> (56 - 8 * i));
+        }
+        low[offset + 8] = 0;
+        low[offset + 9] = 0;
+        byte[] high = key.clone();
+        Arrays.fill(high, offset, offset + 10, (byte) 0xff);
+        return new byte[][] {low, ByteKeys.min(ByteKeys.keyAfter(high), maxReadKey())};
+    }
+
+    private void addMutation(Mutation m) {
+        mutations.add(m);
+        mutationBytes += m.size();
+    }
+
+    // ---------------------------------------------------------------- watches
+
+    /** A watch waiting for its transaction to commit. */
+    private record PendingWatch(byte[] key, byte[] seen, CompletableFuture<Void> future) {}
+
+    @Override
+    public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        FDBException e = blockingError();
+        if (e != null) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (options.readYourWritesDisabled) {
+            return CompletableFuture.failedFuture(FdbError.WATCHES_DISABLED.exception());
+        }
+        if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
+            return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+        }
+        if (key.length > keySizeLimit(key)) {
+            return CompletableFuture.failedFuture(FdbError.KEY_TOO_LARGE.exception());
+        }
+        if (!engine.watches().tryReserve()) {
+            return CompletableFuture.failedFuture(FdbError.TOO_MANY_WATCHES.exception());
+        }
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        future.whenComplete((v, t) -> engine.watches().release());
+        // The value this transaction sees now; if it writes the key later, commit replaces it.
+        byte[] seen;
+        CompletableFuture<Long> rv = readVersionFuture();
+        long version = rv.isDone() && !rv.isCompletedExceptionally() ? rv.join() : engine.pipeline().visibleVersion();
+        try {
+            seen = new ReadView(engine.store(), version, writes, maxReadKey()).get(key).value();
+        } catch (FDBException unreadable) {
+            seen = null;
+        }
+        watches.add(new PendingWatch(key, seen, future));
+        return future;
+    }
+
+    /** Activates pending watches after commit; {@code commitVersion} is -1 for read-only commits. */
+    private void activateWatches(List<PendingWatch> list, long commitVersion) {
+        for (PendingWatch p : list) {
+            boolean written = writes.entry(p.key) != null || writes.isCleared(p.key);
+            engine.pipeline().execute(() -> {
+                byte[] expected = written && commitVersion > 0 ? engine.store().get(p.key, commitVersion) : p.seen;
+                engine.watches().register(new Watch(p.key, expected, p.future, executor), engine.store().latest(p.key));
+            });
+            p.future.whenComplete((v, t) -> {
+                if (p.future.isCancelled()) {
+                    engine.pipeline().execute(() -> engine.watches().remove(p.key, p.future));
+                }
+            });
+        }
+    }
+
+    // ---------------------------------------------------------------- commit
+
+    @Override
+    public CompletableFuture<Void> commit() {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        CommitRequest request;
+        FaultPolicy.Fault fault;
+        synchronized (this) {
+            checkOpen();
+            if (state != State.ACTIVE) {
+                return CompletableFuture.failedFuture(FdbError.USED_DURING_COMMIT.exception());
+            }
+            FDBException e = reset != null ? reset : deferred;
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            state = State.COMMITTING;
+            if (mutations.isEmpty() && writeConflicts.isEmpty()) {
+                // Read-only: nothing to resolve; FoundationDB reports committed version -1.
+                state = State.COMMITTED;
+                committedVersion = -1;
+                if (versionstamp != null) {
+                    CompletableFuture<byte[]> vs = versionstamp;
+                    executor.execute(() -> vs.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception()));
+                }
+                List<PendingWatch> list = new ArrayList<>(watches);
+                watches.clear();
+                activateWatches(list, -1);
+                return CompletableFuture.completedFuture(null);
+            }
+            if (mutationBytes + conflictBytes > options.sizeLimit) {
+                state = State.FAILED;
+                FDBException tooLarge = FdbError.TRANSACTION_TOO_LARGE.exception();
+                failCommitFollowers(tooLarge);
+                return CompletableFuture.failedFuture(tooLarge);
+            }
+            long rv = readVersion;
+            if (rv < 0 && !readConflicts.isEmpty()) {
+                rv = engine.pipeline().visibleVersion();
+            }
+            request = new CommitRequest(rv, readConflicts, writeConflicts, mutations);
+            fault = engine.faults().nextCommitFault();
+            pending.add(result);
+        }
+        long halfDelay = engine.latency().commitMicros() / 2;
+        Runnable submit = () -> {
+            switch (fault) {
+                case NOT_COMMITTED -> request.result().completeExceptionally(FdbError.NOT_COMMITTED.exception());
+                case UNKNOWN_RESULT_NOT_COMMITTED -> request.result().completeExceptionally(FdbError.COMMIT_UNKNOWN_RESULT.exception());
+                case TRANSACTION_TOO_OLD -> request.result().completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
+                default -> engine.pipeline().submit(request);
+            }
+        };
+        request.result().whenComplete((committed, error) -> {
+            Throwable outcome = error;
+            if (error == null && fault == FaultPolicy.Fault.UNKNOWN_RESULT_COMMITTED) {
+                outcome = FdbError.COMMIT_UNKNOWN_RESULT.exception();
+            }
+            Throwable finalOutcome = outcome;
+            Runnable finish = () -> finishCommit(result, finalOutcome == null ? committed : null, finalOutcome);
+            if (halfDelay == 0) {
+                executor.execute(finish);
+            } else {
+                engine.timer().schedule(() -> executor.execute(finish), halfDelay, TimeUnit.MICROSECONDS);
+            }
+        });
+        if (halfDelay == 0) {
+            submit.run();
+        } else {
+            engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
+        }
+        return result;
+    }
+
+    private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
+        List<PendingWatch> list;
+        CompletableFuture<byte[]> vs;
+        synchronized (this) {
+            if (!pending.remove(result)) {
+                return; // cancelled or timed out meanwhile; those already failed the futures
+            }
+            list = new ArrayList<>(watches);
+            watches.clear();
+            vs = versionstamp;
+            if (committed != null) {
+                state = State.COMMITTED;
+                committedVersion = committed.version();
+                if (timeoutTask != null) {
+                    timeoutTask.cancel(false);
+                }
+            } else {
+                state = State.FAILED;
+            }
+        }
+        if (committed != null) {
+            activateWatches(list, committed.version());
+            if (vs != null) {
+                vs.complete(committed.versionstamp());
+            }
+            result.complete(null);
+        } else {
+            Throwable e = unwrap(error);
+            for (PendingWatch w : list) {
+                w.future.completeExceptionally(e);
+            }
+            if (vs != null) {
+                vs.completeExceptionally(e);
+            }
+            result.completeExceptionally(e);
+        }
+    }
+
+    private void failCommitFollowers(FDBException e) {
+        for (PendingWatch w : watches) {
+            CompletableFuture<Void> f = w.future;
+            executor.execute(() -> f.completeExceptionally(e));
+        }
+        watches.clear();
+        if (versionstamp != null) {
+            CompletableFuture<byte[]> vs = versionstamp;
+            executor.execute(() -> vs.completeExceptionally(e));
+        }
+    }
+
+    @Override
+    public synchronized Long getCommittedVersion() {
+        checkOpen();
+        return committedVersion;
+    }
+
+    @Override
+    public synchronized CompletableFuture<byte[]> getVersionstamp() {
+        checkOpen();
+        if (versionstamp == null) {
+            versionstamp = new CompletableFuture<>();
+            if (reset != null) {
+                versionstamp.completeExceptionally(reset);
+            } else if (state == State.COMMITTED) {
+                versionstamp.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception());
+            }
+        }
+        return versionstamp;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Long> getApproximateSize() {
+        checkOpen();
+        FDBException e = blockingError();
+        if (e != null) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.completedFuture(mutationBytes + conflictBytes);
+    }
+
+    // ---------------------------------------------------------------- retries
+
+    @Override
+    public CompletableFuture<Transaction> onError(Throwable error) {
+        Throwable e = unwrap(error);
+        if (!(e instanceof FDBException)) {
+            close();
+            return CompletableFuture.failedFuture(e);
+        }
+        int code = ((FDBException) e).getCode();
+        TxOptions next;
+        long delayMicros;
+        synchronized (this) {
+            checkOpen();
+            boolean retryable = RetryPolicy.isRetryable(code);
+            boolean underLimit = options.retryLimit < 0 || retries < options.retryLimit;
+            boolean timedOut = reset != null && reset.getCode() == FdbError.TRANSACTION_TIMED_OUT.code();
+            if (!retryable || !underLimit || timedOut) {
+                FDBException fail = timedOut ? reset : (FDBException) e;
+                closeAfterRetryDecision();
+                return CompletableFuture.failedFuture(fail);
+            }
+            next = options.retryCopy(db.defaults);
+            double maxDelay = options.maxRetryDelayMillis;
+            if (code == 1007 || code == 1009) {
+                // FoundationDB retries these after a fixed short delay (FUTURE_VERSION_RETRY_DELAY).
+                delayMicros = (long) (Math.min(INITIAL_BACKOFF_MILLIS, maxDelay) * 1_000);
+            } else {
+                // Jittered exponential backoff, as NativeAPI's getBackoff: uniform in [0, backoff).
+                delayMicros = (long) (Math.min(backoffMillis, maxDelay) * 1_000 * ThreadLocalRandom.current().nextDouble());
+            }
+            closeAfterRetryDecision();
+        }
+        double nextBackoff = Math.min(backoffMillis * 2, Math.max(options.maxRetryDelayMillis, 0.001));
+        Supplier<Transaction> fresh = () -> new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
+        if (delayMicros <= 0) {
+            return CompletableFuture.supplyAsync(fresh, executor);
+        }
+        CompletableFuture<Transaction> f = new CompletableFuture<>();
+        engine.timer().schedule(() -> executor.execute(() -> {
+            try {
+                f.complete(fresh.get());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        }), delayMicros, TimeUnit.MICROSECONDS);
+        return f;
+    }
+
+    /** onError always consumes this transaction, as fdb-java transfers it to a new object. */
+    private void closeAfterRetryDecision() {
+        FDBException cancelled = FdbError.TRANSACTION_CANCELLED.exception();
+        if (reset == null) {
+            reset = cancelled;
+        }
+        for (PendingWatch w : watches) {
+            CompletableFuture<Void> f = w.future;
+            executor.execute(() -> f.completeExceptionally(cancelled));
+        }
+        watches.clear();
+        if (timeoutTask != null) {
+            timeoutTask.cancel(false);
+        }
+        closed = true;
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    // ---------------------------------------------------------------- contexts
+
+    @Override
+    public Database getDatabase() {
+        return db;
+    }
+
+    @Override
+    public Executor getExecutor() {
+        return executor;
+    }
+
+    @Override
+    public <T> T run(Function<? super Transaction, T> retryable) {
+        return retryable.apply(this);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> runAsync(Function<? super Transaction, ? extends CompletableFuture<T>> retryable) {
+        return applySafely(retryable, this);
+    }
+
+    @Override
+    public <T> T read(Function<? super ReadTransaction, T> retryable) {
+        return retryable.apply(this);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable) {
+        return applySafely(retryable, this);
+    }
+
+    static <I, T> CompletableFuture<T> applySafely(Function<? super I, ? extends CompletableFuture<T>> fn, I input) {
+        try {
+            CompletableFuture<T> f = fn.apply(input);
+            return f != null ? f : CompletableFuture.failedFuture(new NullPointerException("the function returned a null future"));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}

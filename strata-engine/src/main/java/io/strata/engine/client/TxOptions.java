@@ -1,0 +1,118 @@
+package io.strata.engine.client;
+
+import io.strata.engine.error.FdbError;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Transaction options by FoundationDB code (see {@code fdbclient/vexillographer/fdb.options}).
+ *
+ * <p>Limits ({@code timeout}, {@code retry_limit}, {@code max_retry_delay}, {@code size_limit})
+ * survive {@code onError}, as in FoundationDB since API 610; every other option is reset.
+ * Options without meaning for a single-process engine (priorities, tags, tracing, durability
+ * hints, caching) are accepted and ignored, as a cluster would not change any answer for
+ * them either. An unknown code fails with {@code invalid_option} (2007).
+ */
+final class TxOptions {
+    static final int NEXT_WRITE_NO_WRITE_CONFLICT_RANGE = 30;
+    static final int READ_YOUR_WRITES_DISABLE = 51;
+    static final int ACCESS_SYSTEM_KEYS = 301;
+    static final int READ_SYSTEM_KEYS = 302;
+    static final int TIMEOUT = 500;
+    static final int RETRY_LIMIT = 501;
+    static final int MAX_RETRY_DELAY = 502;
+    static final int SIZE_LIMIT = 503;
+    static final int SNAPSHOT_RYW_ENABLE = 600;
+    static final int SNAPSHOT_RYW_DISABLE = 601;
+    static final int USED_DURING_COMMIT_PROTECTION_DISABLE = 701;
+    static final int BYPASS_UNREADABLE = 1100;
+
+    /** FoundationDB's {@code TRANSACTION_SIZE_LIMIT}. */
+    static final long DEFAULT_SIZE_LIMIT = 10_000_000L;
+    /** FoundationDB's default {@code max_retry_delay}: one second. */
+    static final long DEFAULT_MAX_RETRY_DELAY_MILLIS = 1_000L;
+
+    // Survive onError.
+    long timeoutMillis;
+    long retryLimit = -1;
+    long maxRetryDelayMillis = DEFAULT_MAX_RETRY_DELAY_MILLIS;
+    long sizeLimit = DEFAULT_SIZE_LIMIT;
+
+    // Reset by onError.
+    boolean nextWriteNoWriteConflictRange;
+    boolean readYourWritesDisabled;
+    boolean accessSystemKeys;
+    boolean readSystemKeys;
+    int snapshotRywEnabled = 1;
+    boolean usedDuringCommitProtectionDisabled;
+    boolean bypassUnreadable;
+
+    /** Copies the options that survive a retry. */
+    TxOptions retryCopy(DatabaseDefaults defaults) {
+        TxOptions next = new TxOptions();
+        next.timeoutMillis = timeoutMillis;
+        next.retryLimit = retryLimit;
+        next.maxRetryDelayMillis = maxRetryDelayMillis;
+        next.sizeLimit = sizeLimit;
+        next.snapshotRywEnabled = defaults.snapshotRywEnabled;
+        return next;
+    }
+
+    static TxOptions fromDefaults(DatabaseDefaults d) {
+        TxOptions o = new TxOptions();
+        o.timeoutMillis = d.timeoutMillis;
+        o.retryLimit = d.retryLimit;
+        o.maxRetryDelayMillis = d.maxRetryDelayMillis;
+        o.sizeLimit = d.sizeLimit;
+        o.snapshotRywEnabled = d.snapshotRywEnabled;
+        return o;
+    }
+
+    /**
+     * Applies one option. Returns true when the timeout changed, so the transaction can
+     * re-arm its timer.
+     */
+    boolean set(int code, byte[] param) {
+        switch (code) {
+            case NEXT_WRITE_NO_WRITE_CONFLICT_RANGE -> nextWriteNoWriteConflictRange = true;
+            case READ_YOUR_WRITES_DISABLE -> readYourWritesDisabled = true;
+            case ACCESS_SYSTEM_KEYS -> accessSystemKeys = true;
+            case READ_SYSTEM_KEYS -> readSystemKeys = true;
+            case TIMEOUT -> {
+                timeoutMillis = longParam(param, 0, Integer.MAX_VALUE);
+                return true;
+            }
+            case RETRY_LIMIT -> retryLimit = longParam(param, -1, Integer.MAX_VALUE);
+            case MAX_RETRY_DELAY -> maxRetryDelayMillis = longParam(param, 0, Integer.MAX_VALUE);
+            case SIZE_LIMIT -> sizeLimit = longParam(param, 32, DEFAULT_SIZE_LIMIT);
+            case SNAPSHOT_RYW_ENABLE -> snapshotRywEnabled++;
+            case SNAPSHOT_RYW_DISABLE -> snapshotRywEnabled--;
+            case USED_DURING_COMMIT_PROTECTION_DISABLE -> usedDuringCommitProtectionDisabled = true;
+            case BYPASS_UNREADABLE -> bypassUnreadable = true;
+            // Accepted, no effect on a single-process engine: causal risk (10, 20, 21), port in
+            // address (23), read-ahead (52), durability hints (110, 120, 130), priorities (200, 201),
+            // initialize (300), raw access (303), storage quota (304), logging and tracing
+            // (401-406), idempotency (505), caches and read priorities (507-511), lock awareness
+            // (700, 702), proxies (711), conflicting-key reports (712), special keys (713, 714),
+            // tags (800, 801), span parent (900), clear cost (1000), GRV cache (1101), tokens (2000).
+            case 10, 20, 21, 23, 52, 110, 120, 130, 200, 201, 300, 303, 304, 401, 402, 403, 404, 405, 406,
+                 505, 507, 508, 509, 510, 511, 700, 702, 711, 712, 713, 714, 800, 801, 900, 1000, 1101, 2000 -> {
+            }
+            default -> throw FdbError.INVALID_OPTION.exception("unknown transaction option " + code);
+        }
+        return false;
+    }
+
+    /** Decodes an option's 8-byte little-endian integer and checks its range. */
+    static long longParam(byte[] param, long min, long max) {
+        if (param == null || param.length != 8) {
+            throw FdbError.INVALID_OPTION_VALUE.exception();
+        }
+        long v = ByteBuffer.wrap(param).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        if (v < min || v > max) {
+            throw FdbError.INVALID_OPTION_VALUE.exception("expected a value in [" + min + ", " + max + "], got " + v);
+        }
+        return v;
+    }
+}

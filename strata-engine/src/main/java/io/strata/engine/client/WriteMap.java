@@ -1,0 +1,249 @@
+package io.strata.engine.client;
+
+import io.strata.engine.commit.Mutation;
+import io.strata.engine.mutation.AtomicOps;
+import io.strata.engine.util.ByteKeys;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * A transaction's own writes, as reads must see them (read-your-writes).
+ *
+ * <p>Each written key has an {@link Entry}: a <em>known</em> value (set, cleared, or an
+ * atomic operation on top of a known value — FoundationDB calls these independent), a list
+ * of atomic operations on a value only the database knows (dependent: reading it reads the
+ * stored value and applies them), or <em>unreadable</em> (a versionstamped value, which
+ * exists only after commit). Cleared ranges are kept as disjoint intervals; an entry inside
+ * a cleared range wins over it. Ranges that may hold a versionstamped key are unreadable.
+ *
+ * <p>Known segments answer reads without a read conflict range; FoundationDB's RYW cache
+ * does the same ({@code updateConflictMap} adds only unmodified and dependent segments).
+ * Not thread-safe: a transaction is used by one thread at a time.
+ */
+final class WriteMap {
+    enum Kind { KNOWN, DEPENDENT, UNREADABLE }
+
+    /** The state of one written key. */
+    static final class Entry {
+        final Kind kind;
+        /** For KNOWN: the value, null when cleared. */
+        final byte[] value;
+        /** For DEPENDENT: atomic operations (code, param) in order. */
+        final List<Mutation> ops;
+
+        private Entry(Kind kind, byte[] value, List<Mutation> ops) {
+            this.kind = kind;
+            this.value = value;
+            this.ops = ops;
+        }
+
+        static Entry known(byte[] value) {
+            return new Entry(Kind.KNOWN, value, null);
+        }
+
+        /** Applies the pending atomic operations to the stored value. */
+        byte[] resolve(byte[] stored) {
+            byte[] v = stored;
+            for (Mutation m : ops) {
+                v = AtomicOps.apply(m.type(), v, m.param());
+            }
+            return v;
+        }
+    }
+
+    private static final Entry UNREADABLE = new Entry(Kind.UNREADABLE, null, null);
+
+    private final TreeMap<byte[], Entry> entries = new TreeMap<>(ByteKeys.COMPARATOR);
+    /** Disjoint cleared intervals, begin -> end. */
+    private final TreeMap<byte[], byte[]> cleared = new TreeMap<>(ByteKeys.COMPARATOR);
+    /** Intervals that may hold a versionstamped key, begin -> end (may overlap). */
+    private final TreeMap<byte[], byte[]> unreadable = new TreeMap<>(ByteKeys.COMPARATOR);
+
+    boolean isEmpty() {
+        return entries.isEmpty() && cleared.isEmpty() && unreadable.isEmpty();
+    }
+
+    void set(byte[] key, byte[] value) {
+        entries.put(key, Entry.known(value));
+    }
+
+    void clear(byte[] key) {
+        entries.put(key, Entry.known(null));
+    }
+
+    void clearRange(byte[] begin, byte[] end) {
+        entries.subMap(begin, true, end, false).clear();
+        byte[] b = begin;
+        byte[] e = end;
+        // Merge with overlapping or adjacent cleared intervals.
+        Map.Entry<byte[], byte[]> before = cleared.floorEntry(b);
+        if (before != null && ByteKeys.compare(before.getValue(), b) >= 0) {
+            b = before.getKey();
+            e = ByteKeys.max(e, before.getValue());
+        }
+        NavigableMap<byte[], byte[]> inside = cleared.subMap(b, true, e, true);
+        for (byte[] otherEnd : inside.values()) {
+            e = ByteKeys.max(e, otherEnd);
+        }
+        inside.clear();
+        cleared.put(b, e);
+        // A clear makes a possibly-versionstamped range plainly empty again for keys it covers.
+        unreadable.subMap(begin, true, end, false).entrySet().removeIf(r -> ByteKeys.compare(r.getValue(), end) <= 0);
+    }
+
+    void atomic(int code, byte[] key, byte[] param) {
+        Entry e = entries.get(key);
+        if (e == null) {
+            if (isCleared(key)) {
+                entries.put(key, Entry.known(AtomicOps.apply(code, null, param)));
+            } else {
+                List<Mutation> ops = new ArrayList<>(2);
+                ops.add(new Mutation(code, key, param));
+                entries.put(key, new Entry(Kind.DEPENDENT, null, ops));
+            }
+            return;
+        }
+        switch (e.kind) {
+            case KNOWN:
+                entries.put(key, Entry.known(AtomicOps.apply(code, e.value, param)));
+                break;
+            case DEPENDENT:
+                e.ops.add(new Mutation(code, key, param));
+                break;
+            default:
+                // An operation on a versionstamped value stays unreadable until commit.
+                break;
+        }
+    }
+
+    void setVersionstampedValue(byte[] key) {
+        entries.put(key, UNREADABLE);
+    }
+
+    void addUnreadableRange(byte[] begin, byte[] end) {
+        if (ByteKeys.compare(begin, end) < 0) {
+            byte[] old = unreadable.get(begin);
+            unreadable.put(begin, old == null ? end : ByteKeys.max(old, end));
+        }
+    }
+
+    /** The entry for {@code key}, or null when the transaction did not write it. */
+    Entry entry(byte[] key) {
+        return entries.get(key);
+    }
+
+    boolean isCleared(byte[] key) {
+        Map.Entry<byte[], byte[]> r = cleared.floorEntry(key);
+        return r != null && ByteKeys.compare(key, r.getValue()) < 0;
+    }
+
+    /** The end of the cleared interval holding {@code key}, or null. */
+    byte[] clearedEnd(byte[] key) {
+        Map.Entry<byte[], byte[]> r = cleared.floorEntry(key);
+        return r != null && ByteKeys.compare(key, r.getValue()) < 0 ? r.getValue() : null;
+    }
+
+    /** The begin of the cleared interval holding {@code key} (for reverse scans), or null. */
+    byte[] clearedBegin(byte[] key) {
+        Map.Entry<byte[], byte[]> r = cleared.floorEntry(key);
+        return r != null && ByteKeys.compare(key, r.getValue()) < 0 ? r.getKey() : null;
+    }
+
+    /** True when a read of {@code key} must fail with {@code accessed_unreadable}. */
+    boolean isUnreadable(byte[] key) {
+        Entry e = entries.get(key);
+        if (e != null) {
+            return e.kind == Kind.UNREADABLE;
+        }
+        return inUnreadableRange(key, ByteKeys.keyAfter(key));
+    }
+
+    /** True when {@code [begin, end)} meets a range that may hold a versionstamped key. */
+    boolean inUnreadableRange(byte[] begin, byte[] end) {
+        if (unreadable.isEmpty()) {
+            return false;
+        }
+        for (Map.Entry<byte[], byte[]> r : unreadable.headMap(end, false).entrySet()) {
+            if (ByteKeys.compare(r.getValue(), begin) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Written keys in {@code [begin, end)}, ascending or descending. */
+    NavigableMap<byte[], Entry> entries(byte[] begin, byte[] end, boolean reverse) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return new TreeMap<>(ByteKeys.COMPARATOR);
+        }
+        NavigableMap<byte[], Entry> sub = entries.subMap(begin, true, end, false);
+        return reverse ? sub.descendingMap() : sub;
+    }
+
+    /**
+     * Emits the parts of {@code [begin, end)} that reads must record as read conflicts: the
+     * range minus cleared intervals and keys with a known or unreadable (independent) entry.
+     */
+    void forEachUnknownPart(byte[] begin, byte[] end, RangeConsumer out) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return;
+        }
+        if (entries.isEmpty() && cleared.isEmpty()) {
+            out.accept(begin, end);
+            return;
+        }
+        byte[] pos = begin;
+        // Start inside a cleared interval if begin is covered.
+        byte[] coveredEnd = clearedEnd(pos);
+        if (coveredEnd != null) {
+            pos = ByteKeys.min(coveredEnd, end);
+        }
+        while (ByteKeys.compare(pos, end) < 0) {
+            // Next independent point entry and next cleared interval at or after pos.
+            byte[] nextPoint = null;
+            for (Map.Entry<byte[], Entry> e : entries.tailMap(pos, true).entrySet()) {
+                if (ByteKeys.compare(e.getKey(), end) >= 0) {
+                    break;
+                }
+                if (e.getValue().kind != Kind.DEPENDENT) {
+                    nextPoint = e.getKey();
+                    break;
+                }
+            }
+            Map.Entry<byte[], byte[]> nextClear = cleared.ceilingEntry(pos);
+            if (nextClear != null && ByteKeys.compare(nextClear.getKey(), end) >= 0) {
+                nextClear = null;
+            }
+            byte[] stop;
+            byte[] resume;
+            if (nextPoint == null && nextClear == null) {
+                out.accept(pos, end);
+                return;
+            } else if (nextClear == null || (nextPoint != null && ByteKeys.compare(nextPoint, nextClear.getKey()) < 0)) {
+                stop = nextPoint;
+                resume = ByteKeys.keyAfter(nextPoint);
+            } else {
+                stop = nextClear.getKey();
+                resume = nextClear.getValue();
+            }
+            if (ByteKeys.compare(pos, stop) < 0) {
+                out.accept(pos, stop);
+            }
+            pos = ByteKeys.compare(resume, end) < 0 ? resume : end;
+            byte[] c = clearedEnd(pos);
+            if (c != null) {
+                pos = ByteKeys.min(c, end);
+            }
+        }
+    }
+
+    /** Receives a key range {@code [begin, end)}. */
+    @FunctionalInterface
+    interface RangeConsumer {
+        void accept(byte[] begin, byte[] end);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The client side: fdb-java's {@code Database} and {@code Transaction} on the engine —
+ * read-your-writes, conflict ranges, options, retries, watches, range iteration. Everything
+ * here except {@link io.strata.engine.client.EngineDatabase} is package-private; users see
+ * fdb-java's interfaces only.
+ */
+package io.strata.engine.client;

@@ -1,0 +1,224 @@
+package io.strata.engine.store;
+
+import io.strata.engine.util.ByteKeys;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The multi-version key-value store: every version of a key written in the last five
+ * seconds, and only the newest version before that.
+ *
+ * <h2>Design</h2>
+ * A {@link ConcurrentSkipListMap} from key to a {@link VersionChain}: a newest-first
+ * linked list of (version, value) where a null value is a tombstone. A reader at read
+ * version {@code rv} walks the chain to the first entry with {@code version <= rv}. This is
+ * what a FoundationDB storage server keeps in memory for the MVCC window
+ * ({@code VersionedMap}); the engine keeps all data this way.
+ *
+ * <h2>Concurrency</h2>
+ * One writer, many readers. Only the commit sequencer calls the mutating methods, always
+ * with a version greater than any visible one, and publishes the version (see
+ * {@code CommitPipeline}) only after the whole batch is applied; readers never lock and
+ * never see a half-applied batch because they ignore entries newer than their read
+ * version. Chains are prepended with a volatile write, so a reader sees either the old
+ * head or the new one, both consistent.
+ *
+ * <h2>Pruning</h2>
+ * Every write records (version, key) in a FIFO owned by the writer. {@link #pruneBefore}
+ * walks the FIFO up to the window's floor and cuts each touched chain after its newest
+ * entry at or below the floor; a chain left with only an old tombstone is removed from the
+ * map. Cost is proportional to the writes that left the window, never to the data size.
+ * Readers with a read version below the floor must be refused ({@code transaction_too_old}):
+ * {@link #oldestReadableVersion()} tells the floor, and readers re-check it after reading,
+ * so a read that raced with pruning is refused rather than answered wrongly.
+ *
+ * <p>FoundationDB differs in keeping only the newest version on disk and the window in
+ * memory, and in pruning by version ranges per storage server; the answers are the same.
+ */
+public final class VersionedStore {
+    private final ConcurrentSkipListMap<byte[], VersionChain> map = new ConcurrentSkipListMap<>(ByteKeys.COMPARATOR);
+
+    /** Writer-owned: (version, key) of every write, oldest first, for pruning. */
+    private final ArrayDeque<long[]> dirtyVersions = new ArrayDeque<>();
+    private final ArrayDeque<byte[]> dirtyKeys = new ArrayDeque<>();
+
+    private volatile long oldestReadableVersion = Long.MIN_VALUE;
+    private long approximateBytes;
+
+    /** The value of {@code key} at {@code version}, or null when absent. */
+    public byte[] get(byte[] key, long version) {
+        VersionChain chain = map.get(key);
+        return chain == null ? null : chain.valueAt(version);
+    }
+
+    /** The newest value of {@code key}, including writes of the batch being applied; writer only. */
+    public byte[] latest(byte[] key) {
+        VersionChain chain = map.get(key);
+        return chain == null ? null : chain.latestValue();
+    }
+
+    /** Sets {@code key} to {@code value} at {@code version}; writer only. */
+    public void set(byte[] key, byte[] value, long version) {
+        VersionChain chain = map.get(key);
+        if (chain == null) {
+            chain = new VersionChain();
+            map.put(key, chain);
+        }
+        approximateBytes += chain.write(version, value, key.length);
+        noteDirty(key, version);
+    }
+
+    /** Clears {@code key} at {@code version}; writer only. */
+    public void clear(byte[] key, long version) {
+        VersionChain chain = map.get(key);
+        if (chain != null && chain.latestValue() != null) {
+            approximateBytes += chain.write(version, null, key.length);
+            noteDirty(key, version);
+        }
+    }
+
+    /** Clears every key in {@code [begin, end)} at {@code version}; writer only. */
+    public void clearRange(byte[] begin, byte[] end, long version) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return;
+        }
+        for (Map.Entry<byte[], VersionChain> e : map.subMap(begin, true, end, false).entrySet()) {
+            VersionChain chain = e.getValue();
+            if (chain.latestValue() != null) {
+                approximateBytes += chain.write(version, null, e.getKey().length);
+                noteDirty(e.getKey(), version);
+            }
+        }
+    }
+
+    private void noteDirty(byte[] key, long version) {
+        dirtyVersions.addLast(new long[] {version});
+        dirtyKeys.addLast(key);
+    }
+
+    /**
+     * Forgets versions older than {@code floor}: afterwards reads at {@code version >= floor}
+     * answer as before, reads below it must be refused. Writer only.
+     */
+    public void pruneBefore(long floor) {
+        if (floor <= oldestReadableVersion) {
+            return;
+        }
+        // Publish the floor first: a reader that checks after reading sees it and refuses.
+        oldestReadableVersion = floor;
+        while (!dirtyVersions.isEmpty() && dirtyVersions.peekFirst()[0] < floor) {
+            dirtyVersions.pollFirst();
+            byte[] key = dirtyKeys.pollFirst();
+            VersionChain chain = map.get(key);
+            if (chain == null) {
+                continue;
+            }
+            approximateBytes -= chain.pruneBefore(floor, key.length);
+            if (chain.isOnlyOldTombstone(floor)) {
+                map.remove(key, chain);
+            }
+        }
+    }
+
+    /** Reads below this version may have lost versions to pruning and must be refused. */
+    public long oldestReadableVersion() {
+        return oldestReadableVersion;
+    }
+
+    /**
+     * Present keys of {@code [begin, end)} at {@code version}, ascending or descending; the
+     * iterator is weakly consistent with concurrent writes but exact for {@code version}
+     * when that version is visible.
+     */
+    public Iterator<Map.Entry<byte[], byte[]>> range(byte[] begin, byte[] end, long version, boolean reverse) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return java.util.Collections.emptyIterator();
+        }
+        NavigableMap<byte[], VersionChain> sub = map.subMap(begin, true, end, false);
+        if (reverse) {
+            sub = sub.descendingMap();
+        }
+        return new VisibleIterator(sub.entrySet().iterator(), version);
+    }
+
+    /** Bytes of the keys and values present in {@code [begin, end)} at {@code version}. */
+    public long estimatedSize(byte[] begin, byte[] end, long version) {
+        long total = 0;
+        Iterator<Map.Entry<byte[], byte[]>> it = range(begin, end, version, false);
+        while (it.hasNext()) {
+            Map.Entry<byte[], byte[]> e = it.next();
+            total += e.getKey().length + e.getValue().length;
+        }
+        return total;
+    }
+
+    /**
+     * Keys that cut {@code [begin, end)} into pieces of about {@code chunkSize} bytes of keys
+     * and values at {@code version}: {@code begin}, then each key where a piece reaches the
+     * size, then {@code end} — the shape of FoundationDB's {@code getRangeSplitPoints}.
+     */
+    public java.util.List<byte[]> splitPoints(byte[] begin, byte[] end, long chunkSize, long version) {
+        java.util.List<byte[]> points = new java.util.ArrayList<>();
+        points.add(begin);
+        long accumulated = 0;
+        Iterator<Map.Entry<byte[], byte[]>> it = range(begin, end, version, false);
+        while (it.hasNext()) {
+            Map.Entry<byte[], byte[]> e = it.next();
+            if (accumulated >= chunkSize) {
+                points.add(e.getKey());
+                accumulated = 0;
+            }
+            accumulated += e.getKey().length + e.getValue().length;
+        }
+        points.add(end);
+        return points;
+    }
+
+    /** Number of keys held, including tombstones inside the window. */
+    public int keyCount() {
+        return map.size();
+    }
+
+    /** Bytes of keys and values of all versions held; a writer-side estimate. */
+    public long approximateBytes() {
+        return approximateBytes;
+    }
+
+    /** Skips keys absent at the read version. */
+    private static final class VisibleIterator implements Iterator<Map.Entry<byte[], byte[]>> {
+        private final Iterator<Map.Entry<byte[], VersionChain>> chains;
+        private final long version;
+        private Map.Entry<byte[], byte[]> next;
+
+        VisibleIterator(Iterator<Map.Entry<byte[], VersionChain>> chains, long version) {
+            this.chains = chains;
+            this.version = version;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && chains.hasNext()) {
+                Map.Entry<byte[], VersionChain> e = chains.next();
+                byte[] value = e.getValue().valueAt(version);
+                if (value != null) {
+                    next = Map.entry(e.getKey(), value);
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public Map.Entry<byte[], byte[]> next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            Map.Entry<byte[], byte[]> result = next;
+            next = null;
+            return result;
+        }
+    }
+}

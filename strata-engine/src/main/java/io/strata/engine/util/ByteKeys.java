@@ -1,0 +1,74 @@
+package io.strata.engine.util;
+
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * Byte-string keys as FoundationDB orders them: unsigned lexicographic order.
+ *
+ * <p>Every sorted structure in the engine uses {@link #COMPARATOR}; keys are never mutated
+ * after they enter the engine, so arrays are shared rather than copied.
+ */
+public final class ByteKeys {
+    /** The empty key: the first key of the key space. */
+    public static final byte[] EMPTY = new byte[0];
+    /** {@code \xff}: the first system key, and the end of the normal key space. */
+    public static final byte[] NORMAL_END = {(byte) 0xff};
+    /** {@code \xff\xff}: the end of the key space readable with the system-key options. */
+    public static final byte[] SYSTEM_END = {(byte) 0xff, (byte) 0xff};
+    /** {@code \xff/metadataVersion}: readable by anyone, writable with SET_VERSIONSTAMPED_VALUE. */
+    public static final byte[] METADATA_VERSION_KEY = concat(NORMAL_END, "/metadataVersion".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+    /** Unsigned lexicographic order, shorter-is-smaller on a common prefix. */
+    public static final Comparator<byte[]> COMPARATOR = Arrays::compareUnsigned;
+
+    private ByteKeys() {}
+
+    public static int compare(byte[] a, byte[] b) {
+        return Arrays.compareUnsigned(a, b);
+    }
+
+    public static byte[] min(byte[] a, byte[] b) {
+        return compare(a, b) <= 0 ? a : b;
+    }
+
+    public static byte[] max(byte[] a, byte[] b) {
+        return compare(a, b) >= 0 ? a : b;
+    }
+
+    /** The smallest key strictly greater than {@code key}: {@code key + \x00}. */
+    public static byte[] keyAfter(byte[] key) {
+        byte[] next = Arrays.copyOf(key, key.length + 1);
+        return next;
+    }
+
+    /** True when {@code b} is {@code a + \x00}, i.e. {@code [a, b)} holds exactly the key {@code a}. */
+    public static boolean isKeyAfter(byte[] a, byte[] b) {
+        return b.length == a.length + 1 && b[a.length] == 0 && Arrays.equals(a, 0, a.length, b, 0, a.length);
+    }
+
+    public static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** Printable form in FoundationDB's style: printable ASCII as is, other bytes as {@code \xNN}. */
+    public static String printable(byte[] key) {
+        if (key == null) {
+            return "null";
+        }
+        StringBuilder sb = new StringBuilder(key.length + 8);
+        for (byte b : key) {
+            int c = b & 0xff;
+            if (c >= 32 && c < 127 && c != '\\') {
+                sb.append((char) c);
+            } else if (c == '\\') {
+                sb.append("\\\\");
+            } else {
+                sb.append(String.format("\\x%02x", c));
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Versions: the clock that makes commit versions advance about one million per second.
+ */
+package io.strata.engine.version;
