@@ -101,6 +101,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private boolean closed;
     private long committedVersion = -1;
     private CompletableFuture<byte[]> versionstamp;
+    /** The committed versionstamp, kept for {@code getVersionstamp} calls made after commit. */
+    private byte[] committedStamp;
     private ScheduledFuture<?> timeoutTask;
     private final SnapshotView snapshotView = new SnapshotView(this);
 
@@ -995,6 +997,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (committed != null) {
                 state = State.COMMITTED;
                 committedVersion = committed.version();
+                committedStamp = committed.versionstamp();
                 if (timeoutTask != null) {
                     timeoutTask.cancel(false);
                 }
@@ -1046,7 +1049,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (reset != null) {
                 versionstamp.completeExceptionally(reset);
             } else if (state == State.COMMITTED) {
-                versionstamp.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception());
+                if (committedStamp != null) {
+                    versionstamp.complete(committedStamp);
+                } else {
+                    versionstamp.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception());
+                }
             }
         }
         return versionstamp;
