@@ -3,7 +3,7 @@ package io.strata.engine.commit;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.mutation.AtomicOps;
 import io.strata.engine.mutation.Versionstamps;
-import io.strata.engine.resolver.ConflictHistory;
+import io.strata.engine.resolver.ConflictWindow;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
@@ -57,7 +57,7 @@ public final class CommitPipeline implements AutoCloseable {
     private final VersionedStore store;
     private final VersionClock clock;
     private final WatchRegistry watches;
-    private final ConflictHistory history = new ConflictHistory();
+    private final ConflictWindow history = new ConflictWindow();
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
 

@@ -1,0 +1,97 @@
+package io.strata.engine.resolver;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+
+/**
+ * The resolver's memory of committed writes over the 5 s window, kept as a short queue of
+ * {@link ConflictHistory} generations, each holding about {@link #GENERATION_VERSIONS} of
+ * history.
+ *
+ * <h2>Why generations</h2>
+ * A single history would need pruning by walking it, and at 200,000 commits/s it holds
+ * about two million boundaries; walking them every few milliseconds would cost more than
+ * resolving. Here writes always go to the newest generation, a generation is dropped whole
+ * once its newest write leaves the window (O(1)), and a check skips every generation whose
+ * newest write is not newer than the reader's version — so a transaction with a recent read
+ * version usually consults one generation, and a boundary costs nothing after it is written.
+ *
+ * <h2>Invariant</h2>
+ * Generations are ordered by version and do not overlap in version: every write in a
+ * generation is newer than every write in the generations before it. A read range conflicts
+ * iff some generation reports a write newer than the read version in it — the same answer
+ * as one history holding all writes, because "a write newer than v meets [b, e)" is a
+ * disjunction over the writes.
+ *
+ * <p>FoundationDB's resolver instead keeps one skip list whose nodes carry, per level, the
+ * maximum version below them, and removes old boundaries lazily as it passes them. Owned by
+ * the sequencer thread; not thread-safe.
+ */
+public final class ConflictWindow {
+    /** One second of versions per generation: at most six generations span the 5 s window. */
+    static final long GENERATION_VERSIONS = 1_000_000L;
+
+    /** Oldest first. */
+    private final ArrayDeque<Generation> generations = new ArrayDeque<>();
+
+    private static final class Generation {
+        final ConflictHistory history = new ConflictHistory();
+        final long firstVersion;
+        long lastVersion;
+
+        Generation(long firstVersion) {
+            this.firstVersion = firstVersion;
+            this.lastVersion = firstVersion;
+        }
+    }
+
+    /** Records that {@code [begin, end)} was written at {@code commitVersion} (non-decreasing). */
+    public void addWrite(byte[] begin, byte[] end, long commitVersion) {
+        Generation newest = generations.peekLast();
+        if (newest == null || commitVersion - newest.firstVersion >= GENERATION_VERSIONS) {
+            newest = new Generation(commitVersion);
+            generations.addLast(newest);
+        }
+        newest.history.addWrite(begin, end, commitVersion);
+        newest.lastVersion = commitVersion;
+    }
+
+    /** True when a write newer than {@code readVersion} meets {@code [begin, end)}. */
+    public boolean conflicts(byte[] begin, byte[] end, long readVersion) {
+        Iterator<Generation> newestFirst = generations.descendingIterator();
+        while (newestFirst.hasNext()) {
+            Generation g = newestFirst.next();
+            if (g.lastVersion <= readVersion) {
+                return false; // this and every older generation hold only older writes
+            }
+            if (g.history.conflicts(begin, end, readVersion)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Forgets generations whose newest write is older than {@code oldestVersion}. Callers
+     * reject transactions with older read versions before asking ({@code transaction_too_old}).
+     */
+    public void pruneBefore(long oldestVersion) {
+        while (!generations.isEmpty() && generations.peekFirst().lastVersion < oldestVersion) {
+            generations.pollFirst();
+        }
+    }
+
+    /** Boundaries held in all generations, for tests and metrics. */
+    public int size() {
+        int n = 0;
+        for (Generation g : generations) {
+            n += g.history.size();
+        }
+        return n;
+    }
+
+    /** Generations held, for tests. */
+    int generationCount() {
+        return generations.size();
+    }
+}

@@ -1,0 +1,87 @@
+package io.strata.engine.resolver;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ConflictWindowTest {
+    private static byte[] k(int i) {
+        return new byte[] {(byte) i};
+    }
+
+    @Test
+    void writesOlderThanTheReaderNeverConflict() {
+        ConflictWindow w = new ConflictWindow();
+        w.addWrite(k(1), k(5), 10);
+        assertThat(w.conflicts(k(0), k(9), 10)).isFalse();
+        assertThat(w.conflicts(k(0), k(9), 9)).isTrue();
+    }
+
+    @Test
+    void aConflictInAnOlderGenerationIsFound() {
+        ConflictWindow w = new ConflictWindow();
+        w.addWrite(k(1), k(2), 100);
+        w.addWrite(k(7), k(8), 100 + 3 * ConflictWindow.GENERATION_VERSIONS);
+        assertThat(w.generationCount()).isEqualTo(2);
+        assertThat(w.conflicts(k(1), k(2), 99)).isTrue();
+        assertThat(w.conflicts(k(1), k(2), 100)).isFalse();
+    }
+
+    @Test
+    void pruningDropsWholeGenerationsThatLeftTheWindow() {
+        ConflictWindow w = new ConflictWindow();
+        long g = ConflictWindow.GENERATION_VERSIONS;
+        for (int i = 0; i < 8; i++) {
+            w.addWrite(k(i), k(i + 1), i * g);
+        }
+        assertThat(w.generationCount()).isEqualTo(8);
+        w.pruneBefore(5 * g);
+        assertThat(w.generationCount()).isEqualTo(3);
+        assertThat(w.conflicts(k(5), k(6), 5 * g - 1)).isTrue();
+        assertThat(w.conflicts(k(7), k(8), 6 * g)).isTrue();
+    }
+
+    /** One write per step: (begin, end, version gap); checks against every write ever made. */
+    @Property(tries = 300)
+    void agreesWithAListOfAllWrites(@ForAll("ops") List<int[]> ops) {
+        ConflictWindow w = new ConflictWindow();
+        List<long[]> all = new ArrayList<>();
+        long version = 1;
+        for (int[] op : ops) {
+            version += op[2];
+            int b = Math.min(op[0], op[1]);
+            int e = Math.max(op[0], op[1]);
+            w.addWrite(k(b), k(e), version);
+            all.add(new long[] {b, e, version});
+            for (int rb = 0; rb < 6; rb++) {
+                for (int re = rb + 1; re < 7; re++) {
+                    long rv = version - op[2] / 2 - 1;
+                    boolean expected = false;
+                    for (long[] x : all) {
+                        if (x[2] > rv && x[0] < re && rb < x[1] && x[0] < x[1]) {
+                            expected = true;
+                        }
+                    }
+                    assertThat(w.conflicts(k(rb), k(re), rv)).as(Arrays.toString(op) + " read [" + rb + "," + re + ") at " + rv).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<List<int[]>> ops() {
+        Arbitrary<int[]> op = Arbitraries.integers().between(0, 6).array(int[].class).ofSize(2)
+                .flatMap(be -> Arbitraries.longs().between(1, 3 * ConflictWindow.GENERATION_VERSIONS)
+                        .map(gap -> new int[] {be[0], be[1], (int) Math.min(gap, Integer.MAX_VALUE)}));
+        return op.list().ofMinSize(1).ofMaxSize(12);
+    }
+}
