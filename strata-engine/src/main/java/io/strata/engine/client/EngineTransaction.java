@@ -185,11 +185,21 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     @Override
     public void close() {
-        boolean wasClosed;
+        boolean idle;
         synchronized (this) {
-            wasClosed = closed;
+            if (closed) {
+                return;
+            }
+            // The common case — nothing outstanding — must not pay for an exception's stack trace.
+            idle = pending.isEmpty() && watches.isEmpty() && (versionstamp == null || versionstamp.isDone());
+            if (idle) {
+                closed = true;
+                if (timeoutTask != null) {
+                    timeoutTask.cancel(false);
+                }
+            }
         }
-        if (!wasClosed) {
+        if (!idle) {
             abort(FdbError.TRANSACTION_CANCELLED.exception());
             synchronized (this) {
                 closed = true;
@@ -914,7 +924,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     @Override
     public CompletableFuture<Void> commit() {
-        CompletableFuture<Void> result = new CompletableFuture<>();
+        CompletableFuture<Void> result = new ExecutorBoundFuture<>(executor);
         CommitRequest request;
         FaultPolicy.Fault fault;
         synchronized (this) {
@@ -969,11 +979,12 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 outcome = FdbError.COMMIT_UNKNOWN_RESULT.exception();
             }
             Throwable finalOutcome = outcome;
+            // Safe on the sequencer or timer thread: the futures completed here run no user code.
             Runnable finish = () -> finishCommit(result, finalOutcome == null ? committed : null, finalOutcome);
             if (halfDelay == 0) {
-                executor.execute(finish);
+                finish.run();
             } else {
-                engine.timer().schedule(() -> executor.execute(finish), halfDelay, TimeUnit.MICROSECONDS);
+                engine.timer().schedule(finish, halfDelay, TimeUnit.MICROSECONDS);
             }
         });
         if (halfDelay == 0) {
@@ -1014,7 +1025,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         } else {
             Throwable e = unwrap(error);
             for (PendingWatch w : list) {
-                w.future.completeExceptionally(e);
+                executor.execute(() -> w.future.completeExceptionally(e));
             }
             if (vs != null) {
                 vs.completeExceptionally(e);
@@ -1045,7 +1056,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     public synchronized CompletableFuture<byte[]> getVersionstamp() {
         checkOpen();
         if (versionstamp == null) {
-            versionstamp = new CompletableFuture<>();
+            versionstamp = new ExecutorBoundFuture<>(executor);
             if (reset != null) {
                 versionstamp.completeExceptionally(reset);
             } else if (state == State.COMMITTED) {
