@@ -1,0 +1,87 @@
+package io.strata.engine.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class VersionedStoreTest {
+    private static byte[] k(String s) {
+        return s.getBytes();
+    }
+
+    private static List<String> keys(Iterator<Map.Entry<byte[], byte[]>> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(e -> out.add(new String(e.getKey())));
+        return out;
+    }
+
+    @Test
+    void readersSeeTheValueAtTheirVersion() {
+        VersionedStore s = new VersionedStore();
+        s.set(k("a"), k("1"), 10);
+        s.set(k("a"), k("2"), 20);
+        s.clear(k("a"), 30);
+        byte[] at5 = s.get(k("a"), 5);
+        byte[] at10 = s.get(k("a"), 10);
+        byte[] at25 = s.get(k("a"), 25);
+        byte[] at30 = s.get(k("a"), 30);
+        assertThat(at5).isNull();
+        assertThat(at10).isEqualTo(k("1"));
+        assertThat(at25).isEqualTo(k("2"));
+        assertThat(at30).isNull();
+    }
+
+    @Test
+    void aSecondWriteInTheSameVersionReplacesTheFirst() {
+        VersionedStore s = new VersionedStore();
+        s.set(k("a"), k("1"), 10);
+        s.set(k("a"), k("2"), 10);
+        byte[] v = s.get(k("a"), 10);
+        assertThat(v).isEqualTo(k("2"));
+    }
+
+    @Test
+    void clearRangeHidesKeysOnlyFromItsVersionOn() {
+        VersionedStore s = new VersionedStore();
+        for (String key : List.of("a", "b", "c", "d")) {
+            s.set(k(key), k("v"), 10);
+        }
+        s.clearRange(k("b"), k("d"), 20);
+        assertThat(keys(s.range(k(""), k("z"), 15, false))).containsExactly("a", "b", "c", "d");
+        assertThat(keys(s.range(k(""), k("z"), 20, false))).containsExactly("a", "d");
+        assertThat(keys(s.range(k(""), k("z"), 20, true))).containsExactly("d", "a");
+    }
+
+    @Test
+    void pruningKeepsAnswersAtOrAboveTheFloorAndDropsDeadKeys() {
+        VersionedStore s = new VersionedStore();
+        s.set(k("a"), k("1"), 10);
+        s.set(k("a"), k("2"), 20);
+        s.set(k("b"), k("x"), 10);
+        s.clear(k("b"), 20);
+        s.pruneBefore(25);
+        byte[] a = s.get(k("a"), 25);
+        assertThat(a).isEqualTo(k("2"));
+        assertThat(s.get(k("b"), 25)).isNull();
+        assertThat(s.keyCount()).isEqualTo(1);
+        assertThat(s.oldestReadableVersion()).isEqualTo(25);
+    }
+
+    @Test
+    void splitPointsCutTheRangeIntoChunksOfTheRequestedSize() {
+        VersionedStore s = new VersionedStore();
+        for (int i = 0; i < 10; i++) {
+            s.set(k("k" + i), new byte[98], 10); // 2-byte key + 98-byte value = 100 bytes each
+        }
+        assertThat(s.estimatedSize(k("k0"), k("k9"), 10)).isEqualTo(900);
+        List<byte[]> points = s.splitPoints(k("k0"), k("z"), 300, 10);
+        List<String> names = new ArrayList<>();
+        points.forEach(p -> names.add(new String(p)));
+        assertThat(names).containsExactly("k0", "k3", "k6", "k9", "z");
+    }
+}
