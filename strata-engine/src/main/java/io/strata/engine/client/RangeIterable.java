@@ -105,8 +105,11 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                 return CompletableFuture.failedFuture(bad.error().exception());
             }
             int want = chunk == 0 ? remaining : (remaining == 0 ? chunk : Math.min(chunk, remaining));
-            fetching = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
-            return fetching;
+            CompletableFuture<Boolean> f = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
+            // A read answered at once has run accept() already (it cleared `fetching`); remember
+            // only a read still in flight. One that completes later needs this lock for accept().
+            fetching = f.isDone() ? null : f;
+            return f;
         }
 
         private synchronized boolean accept(ReadView.Rows result) {
