@@ -69,4 +69,41 @@ class RangeIteratorRegressionTest {
             assertThat(reverse.get(699)).isEqualTo(key(300));
         }
     }
+
+    /**
+     * The iterator read lazily, at its first {@code onHasNext}, so it saw writes the
+     * transaction made after opening it; fdb-java reads when the iterator is created. The
+     * official {@code DirectoryLayer.remove} opens an iterator over a node's subdirectories,
+     * clears the node, then iterates: it found no subdirectories and left their nodes and
+     * contents behind.
+     */
+    @Test
+    void iteratorOpenedBeforeAClearMissedTheClearedKeys() {
+        int seen = db.run(tr -> {
+            AsyncIterator<KeyValue> it = tr.getRange(key(0), key(10)).iterator();
+            tr.clear(key(0), key(10));
+            int n = 0;
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+            return n;
+        });
+        assertThat(seen).isEqualTo(10);
+        // The clear itself happened, and a read issued after it sees it.
+        List<KeyValue> left = db.read(tr -> tr.getRange(key(0), key(10)).asList().join());
+        assertThat(left).isEmpty();
+
+        int seenAfterSet = db.run(tr -> {
+            AsyncIterator<KeyValue> it = tr.getRange(key(0), key(10)).iterator();
+            tr.set(key(5), new byte[] {5});
+            int n = 0;
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+            return n;
+        });
+        assertThat(seenAfterSet).isZero();
+    }
 }
