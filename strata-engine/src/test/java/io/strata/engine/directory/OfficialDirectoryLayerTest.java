@@ -193,6 +193,25 @@ class OfficialDirectoryLayerTest {
         assertThat(dl.exists(db, List.of("a", "b")).join()).isFalse();
     }
 
+    /** list() collects a range iterator: more children than one read chunk (256 rows) must all come back. */
+    @Test
+    void listOfMoreChildrenThanOneReadChunk() {
+        DirectoryLayer dl = new DirectoryLayer();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            expected.add(String.format("c%04d", i));
+        }
+        db.run(tr -> {
+            for (String name : expected) {
+                dl.create(tr, List.of("big", name)).join();
+            }
+            return null;
+        });
+        assertThat(dl.list(db, List.of("big")).join()).containsExactlyElementsOf(expected);
+        List<String> inOneTransaction = db.read(tr -> dl.list(tr, List.of("big")).join());
+        assertThat(inOneTransaction).hasSize(600);
+    }
+
     @Test
     void unicodeNamesRoundTrip() {
         DirectoryLayer dl = new DirectoryLayer();
