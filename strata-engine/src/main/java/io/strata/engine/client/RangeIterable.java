@@ -15,6 +15,12 @@ import java.util.concurrent.CompletableFuture;
  * A range read, run when iterated — each {@link #iterator()} or {@link #asList()} reads
  * afresh, as fdb-java's {@code RangeQuery} does.
  *
+ * <p>Like fdb-java's {@code AsyncRangeIterator}, an iterator issues its first read when it
+ * is created, not when first asked: a read sees the transaction's own writes made before it
+ * was issued and none made after (FoundationDB's {@code WriteMap::iterator} is a snapshot).
+ * The official {@code DirectoryLayer.remove} depends on this: it opens an iterator over a
+ * node's subdirectories, clears the node, then iterates.
+ *
  * <p>{@link #asList()} reads the whole range (up to the limit) at once. The iterator reads
  * in chunks whose size follows the streaming mode, each chunk continuing after the last key
  * of the previous one, and each adding its own read conflict range — so an iteration
@@ -89,6 +95,11 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
         private boolean cancelled;
         private CompletableFuture<Boolean> fetching;
 
+        ChunkIterator() {
+            // Read now, before the caller's next write: fdb-java starts the first fetch in the constructor.
+            onHasNext();
+        }
+
         @Override
         public synchronized CompletableFuture<Boolean> onHasNext() {
             if (index < rows.size()) {
@@ -105,8 +116,11 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                 return CompletableFuture.failedFuture(bad.error().exception());
             }
             int want = chunk == 0 ? remaining : (remaining == 0 ? chunk : Math.min(chunk, remaining));
-            fetching = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
-            return fetching;
+            CompletableFuture<Boolean> f = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
+            // A read answered at once has run accept() already (it cleared `fetching`); remember
+            // only a read still in flight. One that completes later needs this lock for accept().
+            fetching = f.isDone() ? null : f;
+            return f;
         }
 
         private synchronized boolean accept(ReadView.Rows result) {

@@ -61,6 +61,11 @@ final class ReadView {
      * Resolves a selector: the last key {@code < key} ({@code <=} when orEqual), moved
      * {@code offset} keys forward; before the first key gives {@code ""}, past the last
      * gives {@code maxKey}.
+     *
+     * <p>The flags are FoundationDB's ({@code resolveKeySelectorFromCache}): a forward
+     * selector reads through the end only when it still had keys to move past at the end,
+     * that is when fewer than {@code offset - 1} keys follow its base key; a
+     * first-greater-or-equal selector (offset 1) never does.
      */
     Resolved resolve(KeySelector sel) {
         byte[] key = sel.getKey();
@@ -68,7 +73,7 @@ final class ReadView {
         if (offset >= 1) {
             Cursor c = new Cursor(key, !sel.orEqual(), false);
             KeyValue kv = c.skipThenNext(offset - 1);
-            return kv == null ? new Resolved(maxKey, false, true) : new Resolved(kv.getKey(), false, false);
+            return kv == null ? new Resolved(maxKey, false, c.taken < offset - 1L) : new Resolved(kv.getKey(), false, false);
         }
         Cursor c = new Cursor(key, sel.orEqual(), true);
         KeyValue kv = c.skipThenNext(-(long) offset);
@@ -103,7 +108,11 @@ final class ReadView {
                 }
             }
         }
-        return new Rows(rows, more, b.readToBegin(), e.readThroughEnd());
+        // As FoundationDB's getRangeValue(Back): a read cut short by its limit did not read
+        // through the end it was heading to, so that end's flag does not count.
+        boolean toBegin = b.readToBegin() && !(reverse && more);
+        boolean throughEnd = e.readThroughEnd() && !(!reverse && more);
+        return new Rows(rows, more, toBegin, throughEnd);
     }
 
     /**
@@ -136,13 +145,21 @@ final class ReadView {
             this.w = written.hasNext() ? written.next() : null;
         }
 
+        /** How many keys {@link #skipThenNext} has stepped over or returned. */
+        long taken;
+
         KeyValue skipThenNext(long skip) {
             for (long i = 0; i < skip; i++) {
                 if (next() == null) {
                     return null;
                 }
+                taken++;
             }
-            return next();
+            KeyValue kv = next();
+            if (kv != null) {
+                taken++;
+            }
+            return kv;
         }
 
         /** The next present key-value in this cursor's direction, or null at the end. */
