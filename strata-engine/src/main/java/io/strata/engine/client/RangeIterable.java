@@ -105,8 +105,11 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                 return CompletableFuture.failedFuture(bad.error().exception());
             }
             int want = chunk == 0 ? remaining : (remaining == 0 ? chunk : Math.min(chunk, remaining));
-            fetching = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
-            return fetching;
+            CompletableFuture<Boolean> f = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
+            // A read that completed at once has already run accept (under this lock, which is
+            // reentrant): remembering its future would hand the stale "true" to the next caller.
+            fetching = f.isDone() ? null : f;
+            return f;
         }
 
         private synchronized boolean accept(ReadView.Rows result) {
