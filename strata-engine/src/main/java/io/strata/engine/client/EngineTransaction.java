@@ -457,17 +457,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
-            if (limit < 0) {
+            // -1 is the native client's ROW_LIMIT_UNLIMITED; anything lower is invalid.
+            if (limit < RangeIterable.NATIVE_UNLIMITED) {
                 return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
             }
         }
+        int rowLimit = Math.max(limit, 0);
         KeySelector b = removeOrEqual(begin);
         KeySelector en = removeOrEqual(end);
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
         return readAtVersion(version -> {
-            ReadView.Rows rows = view(version, snapshot).range(b, en, limit, reverse);
+            ReadView.Rows rows = view(version, snapshot).range(b, en, rowLimit, reverse);
             if (!snapshot) {
                 addRangeReadConflict(b, en, rows, reverse);
             }
