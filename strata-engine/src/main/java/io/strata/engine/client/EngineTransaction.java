@@ -99,6 +99,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     /** Set by cancel or timeout: every later operation fails with it. */
     private FDBException reset;
     private boolean closed;
+    /** A read has been issued: read_your_writes_disable can no longer be set. */
+    private boolean readsIssued;
     private long committedVersion = -1;
     private CompletableFuture<byte[]> versionstamp;
     private ScheduledFuture<?> timeoutTask;
@@ -122,6 +124,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
+                if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readsIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
+                    // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
+                    throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
+                }
                 if (options.set(code, param)) {
                     armTimeout();
                 }
@@ -406,6 +412,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 return CompletableFuture.completedFuture(null);
             }
         }
+        noteRead();
         return readAtVersion(version -> {
             ReadView.Point p = view(version, snapshot).get(key);
             if (!snapshot && p.readStorage()) {
@@ -427,6 +434,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
         }
+        noteRead();
         return readAtVersion(version -> {
             byte[] result = view(version, snapshot).resolve(selector).key();
             if (!snapshot) {
@@ -468,6 +476,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
+        noteRead();
         return readAtVersion(version -> {
             ReadView.Rows rows = view(version, snapshot).range(b, en, rowLimit, reverse);
             if (!snapshot) {
@@ -530,6 +539,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         addReadConflictInternal(rb, re);
+    }
+
+    private synchronized void noteRead() {
+        readsIssued = true;
     }
 
     /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
