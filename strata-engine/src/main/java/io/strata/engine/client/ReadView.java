@@ -54,7 +54,13 @@ final class ReadView {
         return new Point(store.get(key, version), true);
     }
 
-    /** A resolved key selector, with FoundationDB's "fell off an end" flags. */
+    /**
+     * A resolved key selector, with FoundationDB's "fell off an end" flags: readToBegin when
+     * a backward selector (offset &lt; 1) ran out of keys before reaching its answer,
+     * readThroughEnd when a selector that must step over keys (offset &gt; 1) ran out. A
+     * {@code firstGreater*} selector (offset 1) that finds nothing sets neither, as in
+     * RYW's {@code resolveKeySelectorFromCache}: its answer depends on no key past its own.
+     */
     record Resolved(byte[] key, boolean readToBegin, boolean readThroughEnd) {}
 
     /**
@@ -68,14 +74,18 @@ final class ReadView {
         if (offset >= 1) {
             Cursor c = new Cursor(key, !sel.orEqual(), false);
             KeyValue kv = c.skipThenNext(offset - 1);
-            return kv == null ? new Resolved(maxKey, false, true) : new Resolved(kv.getKey(), false, false);
+            return kv == null ? new Resolved(maxKey, false, offset > 1) : new Resolved(kv.getKey(), false, false);
         }
         Cursor c = new Cursor(key, sel.orEqual(), true);
         KeyValue kv = c.skipThenNext(-(long) offset);
         return kv == null ? new Resolved(ByteKeys.EMPTY, true, false) : new Resolved(kv.getKey(), false, false);
     }
 
-    /** Rows of a range read, and whether the limit cut it short. */
+    /**
+     * Rows of a range read; whether the limit cut it short; and the ends flags of the two
+     * selectors, shared as in RYW's {@code getRangeValue} (readThroughEnd only counts when
+     * the limit did not stop the read).
+     */
     record Rows(List<KeyValue> rows, boolean more, boolean readToBegin, boolean readThroughEnd) {}
 
     /** Reads {@code [resolve(begin), resolve(end))}, at most {@code limit} rows (0 = all). */
@@ -103,7 +113,7 @@ final class ReadView {
                 }
             }
         }
-        return new Rows(rows, more, b.readToBegin(), e.readThroughEnd());
+        return new Rows(rows, more, b.readToBegin() || e.readToBegin(), !more && (b.readThroughEnd() || e.readThroughEnd()));
     }
 
     /**
