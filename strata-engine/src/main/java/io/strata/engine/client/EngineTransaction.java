@@ -652,9 +652,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(begin, end) < 0) {
-            recordReadConflict(begin, end);
-        }
+        // As RYW's addReadConflictRange: the parts own writes already answer are left out.
+        addReadConflictInternal(begin, end);
     }
 
     @Override
