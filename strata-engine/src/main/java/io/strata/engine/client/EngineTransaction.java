@@ -648,7 +648,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.INVERTED_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(end, maxReadKey()) > 0) {
+        // \xff/metadataVersion is readable by anyone, so its single-key range is always accepted.
+        boolean metadataVersion = Arrays.equals(begin, ByteKeys.METADATA_VERSION_KEY) && ByteKeys.isKeyAfter(begin, end);
+        if (ByteKeys.compare(end, maxReadKey()) > 0 && !metadataVersion) {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
