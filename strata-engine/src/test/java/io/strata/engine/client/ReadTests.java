@@ -76,8 +76,27 @@ final class ReadTests {
         return conflicts(db, t -> {}, reads, writes);
     }
 
-    /** As {@link #conflicts(Database, Consumer, Consumer)}, with {@code setup} run on T1 first (options, own writes). */
+    /**
+     * As {@link #conflicts(Database, Consumer, Consumer)}, with {@code setup} run on T1 first
+     * (options, own writes). The normal key space is restored afterwards, so that probes in
+     * one test all see the same data.
+     */
     static boolean conflicts(Database db, Consumer<Transaction> setup, Consumer<Transaction> reads, Consumer<Transaction> writes) {
+        List<KeyValue> before = db.read(tr -> tr.getRange(new byte[0], new byte[] {(byte) 0xff}).asList().join());
+        try {
+            return probe(db, setup, reads, writes);
+        } finally {
+            db.run(tr -> {
+                tr.clear(new byte[0], new byte[] {(byte) 0xff});
+                for (KeyValue kv : before) {
+                    tr.set(kv.getKey(), kv.getValue());
+                }
+                return null;
+            });
+        }
+    }
+
+    private static boolean probe(Database db, Consumer<Transaction> setup, Consumer<Transaction> reads, Consumer<Transaction> writes) {
         try (Transaction t1 = db.createTransaction()) {
             setup.accept(t1);
             t1.getReadVersion().join();
