@@ -597,12 +597,27 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
+        // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
+        if (ByteKeys.compare(begin, end) > 0) {
+            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
+        }
         return readAtVersion(version -> engine.store().estimatedSize(begin, end, version));
     }
 
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
+        if (ByteKeys.compare(begin, end) > 0) {
+            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
+        }
+        // RYW's getRangeSplitPoints checks both ends against the readable key space.
+        byte[] maxKey;
+        synchronized (this) {
+            maxKey = maxReadKey();
+        }
+        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
+            return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+        }
         if (chunkSize <= 0) {
             return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must be positive"));
         }
