@@ -162,6 +162,11 @@ final class WriteMap {
         return inUnreadableRange(key, ByteKeys.keyAfter(key));
     }
 
+    /** True when some range may hold a versionstamped key. */
+    boolean hasUnreadableRanges() {
+        return !unreadable.isEmpty();
+    }
+
     /** True when {@code [begin, end)} meets a range that may hold a versionstamped key. */
     boolean inUnreadableRange(byte[] begin, byte[] end) {
         if (unreadable.isEmpty()) {
