@@ -38,6 +38,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -83,7 +84,13 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private final int retries;
     private final double backoffMillis;
 
-    private final WriteMap writes = new WriteMap();
+    /**
+     * What reads see of this transaction's writes. A read that must wait (for the read
+     * version) keeps the map as it was when issued, as RYW's iterator snapshots the write
+     * map: the map is then marked shared, and the next write copies it first.
+     */
+    private WriteMap writes = new WriteMap();
+    private boolean writesShared;
     private final List<Mutation> mutations = new ArrayList<>();
     private final List<byte[]> readConflicts = new ArrayList<>();
     private final List<byte[]> writeConflicts = new ArrayList<>();
@@ -298,7 +305,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
      * afterwards (pruning may have raced the read). Applies read latency.
      */
     <T> CompletableFuture<T> readAtVersion(Function<Long, T> read) {
+        return readAtVersion((version, seen) -> read.apply(version));
+    }
+
+    /**
+     * As {@link #readAtVersion(Function)}, for reads that see own writes: {@code read} gets the
+     * write map as it was when the read was issued.
+     */
+    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
         CompletableFuture<T> result;
+        WriteMap seen;
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
@@ -307,12 +323,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
+                WriteMap now = writes;
                 try {
-                    return CompletableFuture.completedFuture(readAt(rv.join(), read));
+                    return CompletableFuture.completedFuture(readAt(rv.join(), version -> read.apply(version, now)));
                 } catch (FDBException ex) {
                     return CompletableFuture.failedFuture(ex);
                 }
             }
+            // The read may run after later writes: keep the map as it is now.
+            seen = writes;
+            writesShared = true;
             result = new CompletableFuture<>();
             pending.add(result);
         }
@@ -328,7 +348,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                     if (e != null) {
                         throw e;
                     }
-                    value = readAt(version, read);
+                    value = readAt(version, v -> read.apply(v, seen));
                 }
             } catch (FDBException ex) {
                 finishPending(result, null, ex);
@@ -386,10 +406,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
     }
 
-    /** The view a read sees: own writes unless RYW is off (or off for snapshot reads). */
-    private ReadView view(long version, boolean snapshot) {
+    /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
+    private ReadView view(long version, boolean snapshot, WriteMap seen) {
         boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
-        return new ReadView(engine.store(), version, ryw ? writes : null, maxReadKey());
+        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey());
+    }
+
+    /** The write map, ready to change: copied first if a waiting read still holds it. */
+    private WriteMap writesForUpdate() {
+        if (writesShared) {
+            writes = writes.copy();
+            writesShared = false;
+        }
+        return writes;
     }
 
     private boolean rywActive() {
@@ -413,10 +442,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         noteRead();
-        return readAtVersion(version -> {
-            ReadView.Point p = view(version, snapshot).get(key);
+        return readAtVersion((Long version, WriteMap seen) -> {
+            ReadView.Point p = view(version, snapshot, seen).get(key);
             if (!snapshot && p.readStorage()) {
-                addReadConflictInternal(key, ByteKeys.keyAfter(key));
+                addReadConflictInternal(key, ByteKeys.keyAfter(key), seen);
             }
             return p.value();
         });
@@ -435,14 +464,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         noteRead();
-        return readAtVersion(version -> {
-            byte[] result = view(version, snapshot).resolve(selector).key();
+        return readAtVersion((Long version, WriteMap seen) -> {
+            byte[] result = view(version, snapshot, seen).resolve(selector).key();
             if (!snapshot) {
                 byte[] selKey = selector.orEqual() ? ByteKeys.keyAfter(selector.getKey()) : selector.getKey();
                 if (selector.getOffset() <= 0) {
-                    addReadConflictInternal(result, selKey);
+                    addReadConflictInternal(result, selKey, seen);
                 } else {
-                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result));
+                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result), seen);
                 }
             }
             return result;
@@ -477,10 +506,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
         noteRead();
-        return readAtVersion(version -> {
-            ReadView.Rows rows = view(version, snapshot).range(b, en, rowLimit, reverse);
+        return readAtVersion((Long version, WriteMap seen) -> {
+            ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
             if (!snapshot) {
-                addRangeReadConflict(b, en, rows, reverse);
+                addRangeReadConflict(b, en, rows, reverse, seen);
             }
             return rows;
         });
@@ -491,7 +520,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     /** FoundationDB's {@code addConflictRange} for range reads, forward and reverse. */
-    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse) {
+    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse, WriteMap seen) {
         byte[] bk = begin.getKey();
         byte[] ek = end.getKey();
         byte[] rb;
@@ -538,7 +567,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 }
             }
         }
-        addReadConflictInternal(rb, re);
+        addReadConflictInternal(rb, re, seen);
     }
 
     private synchronized void noteRead() {
@@ -546,12 +575,17 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
-    private synchronized void addReadConflictInternal(byte[] begin, byte[] end) {
+    private void addReadConflictInternal(byte[] begin, byte[] end) {
+        addReadConflictInternal(begin, end, writes);
+    }
+
+    /** Adds the parts of {@code [begin, end)} not answered wholly by the writes in {@code seen}. */
+    private synchronized void addReadConflictInternal(byte[] begin, byte[] end, WriteMap seen) {
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
         if (rywActive()) {
-            writes.forEachUnknownPart(begin, end, this::recordReadConflict);
+            seen.forEachUnknownPart(begin, end, this::recordReadConflict);
         } else {
             recordReadConflict(begin, end);
         }
@@ -736,7 +770,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }
-        writes.set(key, value);
+        writesForUpdate().set(key, value);
         addMutation(new Mutation(Mutation.SET_VALUE, key, value));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, ByteKeys.keyAfter(key));
@@ -750,7 +784,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         byte[] end = ByteKeys.keyAfter(key);
-        writes.clear(key);
+        writesForUpdate().clear(key);
         addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
@@ -777,7 +811,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             takeWriteConflictFlag();
             return;
         }
-        writes.clearRange(begin, end);
+        writesForUpdate().clearRange(begin, end);
         addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
@@ -842,14 +876,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             // The final key is unknown until commit: reads of where it may land are unreadable,
             // and there is no write conflict range for it.
             byte[][] range = possibleStampedKeys(key);
-            writes.addUnreadableRange(range[0], range[1]);
+            writesForUpdate().addUnreadableRange(range[0], range[1]);
         } else if (stampedValue) {
-            writes.setVersionstampedValue(key);
+            writesForUpdate().setVersionstampedValue(key);
             if (addConflict) {
                 recordWriteConflict(key, ByteKeys.keyAfter(key));
             }
         } else {
-            writes.atomic(code, key, param);
+            writesForUpdate().atomic(code, key, param);
             if (addConflict) {
                 recordWriteConflict(key, ByteKeys.keyAfter(key));
             }
