@@ -29,6 +29,10 @@ import net.jqwik.api.Provide;
  * directly. Every read of the engine — get, getKey with any selector, getRange forward and
  * reverse with limits, serializable or snapshot — must equal the same read of the model.
  *
+ * <p>Each run picks a read-your-writes mode for all its transactions: the default,
+ * {@code snapshot_ryw_disable} (snapshot reads see only committed data) or
+ * {@code read_your_writes_disable} (every read does).
+ *
  * <p>Keys come from a five-key alphabet (with {@code b\x00}, the key right after {@code b})
  * and values from a four-value pool, so sets, clears, ranges and atomic operations keep
  * landing on each other, and COMPARE_AND_CLEAR often matches.
@@ -103,6 +107,9 @@ class RywModelPropertyTest {
             return "GetRange[" + begin + ", " + end + ") limit " + limit + (reverse ? " reverse" : "") + (snapshot ? " snapshot" : "");
         }
     }
+
+    /** How the run's transactions treat their own writes. */
+    enum Mode { DEFAULT, SNAPSHOT_RYW_DISABLED, RYW_DISABLED }
 
     record Commit() implements Op {}
 
@@ -231,17 +238,32 @@ class RywModelPropertyTest {
 
     // ------------------------------------------------------------------ the property
 
+    static Transaction begin(Database db, Mode mode) {
+        Transaction tr = db.createTransaction();
+        if (mode == Mode.SNAPSHOT_RYW_DISABLED) {
+            tr.options().setSnapshotRywDisable();
+        } else if (mode == Mode.RYW_DISABLED) {
+            tr.options().setReadYourWritesDisable();
+        }
+        return tr;
+    }
+
     @Property(tries = 200)
-    void engineReadsMatchTheModel(@ForAll("operations") List<Op> ops) {
+    void engineReadsMatchTheModel(@ForAll("operations") List<Op> ops, @ForAll Mode mode) {
         TreeMap<String, byte[]> committed = new TreeMap<>();
         TreeMap<String, byte[]> view = new TreeMap<>();
         try (Database db = Strata.inMemory()) {
-            Transaction tr = db.createTransaction();
+            Transaction tr = begin(db, mode);
             try {
                 int step = 0;
                 for (Op op : ops) {
                     String where = "step " + step++ + ": " + op;
                     ReadTransaction reader;
+                    boolean snapshotRead = op instanceof Get g && g.snapshot() || op instanceof GetKey k && k.snapshot()
+                            || op instanceof GetRange r && r.snapshot();
+                    // What this read must see: own writes, or only what was committed before the transaction.
+                    TreeMap<String, byte[]> seen = mode == Mode.RYW_DISABLED || mode == Mode.SNAPSHOT_RYW_DISABLED && snapshotRead
+                            ? committed : view;
                     if (op instanceof Set s) {
                         tr.set(bytes(s.key()), s.value());
                         view.put(s.key(), s.value());
@@ -264,11 +286,11 @@ class RywModelPropertyTest {
                     } else if (op instanceof Get g) {
                         reader = g.snapshot() ? tr.snapshot() : tr;
                         byte[] actual = reader.get(bytes(g.key())).join();
-                        assertThat(hex(actual)).as(where).isEqualTo(hex(view.get(g.key())));
+                        assertThat(hex(actual)).as(where).isEqualTo(hex(seen.get(g.key())));
                     } else if (op instanceof GetKey g) {
                         reader = g.snapshot() ? tr.snapshot() : tr;
                         String actual = str(reader.getKey(g.sel().selector()).join());
-                        assertThat(show(actual)).as(where).isEqualTo(show(resolve(view, g.sel())));
+                        assertThat(show(actual)).as(where).isEqualTo(show(resolve(seen, g.sel())));
                     } else if (op instanceof GetRange g) {
                         reader = g.snapshot() ? tr.snapshot() : tr;
                         List<KeyValue> rows = reader.getRange(g.begin().selector(), g.end().selector(), g.limit(), g.reverse())
@@ -277,15 +299,15 @@ class RywModelPropertyTest {
                         for (KeyValue kv : rows) {
                             actual.add(str(kv.getKey()) + "=" + hex(kv.getValue()));
                         }
-                        assertThat(actual).as(where).isEqualTo(range(view, g));
+                        assertThat(actual).as(where).isEqualTo(range(seen, g));
                     } else if (op instanceof Commit) {
                         tr.commit().join();
                         tr.close();
-                        tr = db.createTransaction();
+                        tr = begin(db, mode);
                         committed = new TreeMap<>(view);
                     } else if (op instanceof Reset) {
                         tr.close();
-                        tr = db.createTransaction();
+                        tr = begin(db, mode);
                         view = new TreeMap<>(committed);
                     }
                 }
