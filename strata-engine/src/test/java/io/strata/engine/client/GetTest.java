@@ -199,6 +199,13 @@ class GetTest {
     }
 
     @Test
+    void metadataVersionKeyIsUnreadableAfterOwnVersionstampedWrite() {
+        byte[] key = b("\u00ff/metadataVersion");
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, key, stamped(new byte[0]));
+        assertThat(errorCode(tr.get(key))).isEqualTo(1036);
+    }
+
+    @Test
     void metadataVersionKeyIsReadableByAnyone() {
         byte[] key = b("\u00ff/metadataVersion");
         assertThat(tr.get(key).join()).isNull();
