@@ -38,6 +38,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -83,7 +84,13 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private final int retries;
     private final double backoffMillis;
 
-    private final WriteMap writes = new WriteMap();
+    /**
+     * What reads see of this transaction's writes. A read that must wait (for the read
+     * version) keeps the map as it was when issued, as RYW's iterator snapshots the write
+     * map: the map is then marked shared, and the next write copies it first.
+     */
+    private WriteMap writes = new WriteMap();
+    private boolean writesShared;
     private final List<Mutation> mutations = new ArrayList<>();
     private final List<byte[]> readConflicts = new ArrayList<>();
     private final List<byte[]> writeConflicts = new ArrayList<>();
@@ -99,6 +106,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     /** Set by cancel or timeout: every later operation fails with it. */
     private FDBException reset;
     private boolean closed;
+    /** A read has been issued: read_your_writes_disable can no longer be set. */
+    private boolean readsIssued;
     private long committedVersion = -1;
     private CompletableFuture<byte[]> versionstamp;
     /** The committed versionstamp, kept for {@code getVersionstamp} calls made after commit. */
@@ -124,6 +133,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
+                if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readsIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
+                    // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
+                    throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
+                }
                 if (options.set(code, param)) {
                     armTimeout();
                 }
@@ -304,7 +317,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
      * afterwards (pruning may have raced the read). Applies read latency.
      */
     <T> CompletableFuture<T> readAtVersion(Function<Long, T> read) {
+        return readAtVersion((version, seen) -> read.apply(version));
+    }
+
+    /**
+     * As {@link #readAtVersion(Function)}, for reads that see own writes: {@code read} gets the
+     * write map as it was when the read was issued.
+     */
+    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
         CompletableFuture<T> result;
+        WriteMap seen;
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
@@ -313,12 +335,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
+                WriteMap now = writes;
                 try {
-                    return CompletableFuture.completedFuture(readAt(rv.join(), read));
+                    return CompletableFuture.completedFuture(readAt(rv.join(), version -> read.apply(version, now)));
                 } catch (FDBException ex) {
                     return CompletableFuture.failedFuture(ex);
                 }
             }
+            // The read may run after later writes: keep the map as it is now.
+            seen = writes;
+            writesShared = true;
             result = new CompletableFuture<>();
             pending.add(result);
         }
@@ -334,7 +360,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                     if (e != null) {
                         throw e;
                     }
-                    value = readAt(version, read);
+                    value = readAt(version, v -> read.apply(v, seen));
                 }
             } catch (FDBException ex) {
                 finishPending(result, null, ex);
@@ -392,10 +418,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
     }
 
-    /** The view a read sees: own writes unless RYW is off (or off for snapshot reads). */
-    private ReadView view(long version, boolean snapshot) {
+    /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
+    private ReadView view(long version, boolean snapshot, WriteMap seen) {
         boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
-        return new ReadView(engine.store(), version, ryw ? writes : null, maxReadKey());
+        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey());
+    }
+
+    /** The write map, ready to change: copied first if a waiting read still holds it. */
+    private WriteMap writesForUpdate() {
+        if (writesShared) {
+            writes = writes.copy();
+            writesShared = false;
+        }
+        return writes;
     }
 
     private boolean rywActive() {
@@ -418,10 +453,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 return CompletableFuture.completedFuture(null);
             }
         }
-        return readAtVersion(version -> {
-            ReadView.Point p = view(version, snapshot).get(key);
+        noteRead();
+        return readAtVersion((Long version, WriteMap seen) -> {
+            ReadView.Point p = view(version, snapshot, seen).get(key);
             if (!snapshot && p.readStorage()) {
-                addReadConflictInternal(key, ByteKeys.keyAfter(key));
+                addReadConflictInternal(key, ByteKeys.keyAfter(key), seen);
             }
             return p.value();
         });
@@ -439,14 +475,15 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
         }
-        return readAtVersion(version -> {
-            byte[] result = view(version, snapshot).resolve(selector).key();
+        noteRead();
+        return readAtVersion((Long version, WriteMap seen) -> {
+            byte[] result = view(version, snapshot, seen).resolve(selector).key();
             if (!snapshot) {
                 byte[] selKey = selector.orEqual() ? ByteKeys.keyAfter(selector.getKey()) : selector.getKey();
                 if (selector.getOffset() <= 0) {
-                    addReadConflictInternal(result, selKey);
+                    addReadConflictInternal(result, selKey, seen);
                 } else {
-                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result));
+                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result), seen);
                 }
             }
             return result;
@@ -469,19 +506,22 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
-            if (limit < 0) {
+            // -1 is the native client's ROW_LIMIT_UNLIMITED; anything lower is invalid.
+            if (limit < RangeIterable.NATIVE_UNLIMITED) {
                 return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
             }
         }
+        int rowLimit = Math.max(limit, 0);
         KeySelector b = removeOrEqual(begin);
         KeySelector en = removeOrEqual(end);
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
-        return readAtVersion(version -> {
-            ReadView.Rows rows = view(version, snapshot).range(b, en, limit, reverse);
+        noteRead();
+        return readAtVersion((Long version, WriteMap seen) -> {
+            ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
             if (!snapshot) {
-                addRangeReadConflict(b, en, rows, reverse);
+                addRangeReadConflict(b, en, rows, reverse, seen);
             }
             return rows;
         });
@@ -492,7 +532,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     /** FoundationDB's {@code addConflictRange} for range reads, forward and reverse. */
-    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse) {
+    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse, WriteMap seen) {
         byte[] bk = begin.getKey();
         byte[] ek = end.getKey();
         byte[] rb;
@@ -539,16 +579,25 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 }
             }
         }
-        addReadConflictInternal(rb, re);
+        addReadConflictInternal(rb, re, seen);
+    }
+
+    private synchronized void noteRead() {
+        readsIssued = true;
     }
 
     /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
-    private synchronized void addReadConflictInternal(byte[] begin, byte[] end) {
+    private void addReadConflictInternal(byte[] begin, byte[] end) {
+        addReadConflictInternal(begin, end, writes);
+    }
+
+    /** Adds the parts of {@code [begin, end)} not answered wholly by the writes in {@code seen}. */
+    private synchronized void addReadConflictInternal(byte[] begin, byte[] end, WriteMap seen) {
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
         if (rywActive()) {
-            writes.forEachUnknownPart(begin, end, this::recordReadConflict);
+            seen.forEachUnknownPart(begin, end, this::recordReadConflict);
         } else {
             recordReadConflict(begin, end);
         }
@@ -594,12 +643,27 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
+        // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
+        if (ByteKeys.compare(begin, end) > 0) {
+            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
+        }
         return readAtVersion(version -> engine.store().estimatedSize(begin, end, version));
     }
 
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
+        if (ByteKeys.compare(begin, end) > 0) {
+            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
+        }
+        // RYW's getRangeSplitPoints checks both ends against the readable key space.
+        byte[] maxKey;
+        synchronized (this) {
+            maxKey = maxReadKey();
+        }
+        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
+            return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+        }
         if (chunkSize <= 0) {
             return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must be positive"));
         }
@@ -645,13 +709,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.INVERTED_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(end, maxReadKey()) > 0) {
+        // \xff/metadataVersion is readable by anyone, so its single-key range is always accepted.
+        boolean metadataVersion = Arrays.equals(begin, ByteKeys.METADATA_VERSION_KEY) && ByteKeys.isKeyAfter(begin, end);
+        if (ByteKeys.compare(end, maxReadKey()) > 0 && !metadataVersion) {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(begin, end) < 0) {
-            recordReadConflict(begin, end);
-        }
+        // As RYW's addReadConflictRange: the parts own writes already answer are left out.
+        addReadConflictInternal(begin, end);
     }
 
     @Override
@@ -717,7 +782,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }
-        writes.set(key, value);
+        writesForUpdate().set(key, value);
         addMutation(new Mutation(Mutation.SET_VALUE, key, value));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, ByteKeys.keyAfter(key));
@@ -731,7 +796,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         byte[] end = ByteKeys.keyAfter(key);
-        writes.clear(key);
+        writesForUpdate().clear(key);
         addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
@@ -758,7 +823,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             takeWriteConflictFlag();
             return;
         }
-        writes.clearRange(begin, end);
+        writesForUpdate().clearRange(begin, end);
         addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
@@ -823,14 +888,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             // The final key is unknown until commit: reads of where it may land are unreadable,
             // and there is no write conflict range for it.
             byte[][] range = possibleStampedKeys(key);
-            writes.addUnreadableRange(range[0], range[1]);
+            writesForUpdate().addUnreadableRange(range[0], range[1]);
         } else if (stampedValue) {
-            writes.setVersionstampedValue(key);
+            writesForUpdate().setVersionstampedValue(key);
             if (addConflict) {
                 recordWriteConflict(key, ByteKeys.keyAfter(key));
             }
         } else {
-            writes.atomic(code, key, param);
+            writesForUpdate().atomic(code, key, param);
             if (addConflict) {
                 recordWriteConflict(key, ByteKeys.keyAfter(key));
             }

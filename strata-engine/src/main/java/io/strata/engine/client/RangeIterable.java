@@ -7,30 +7,37 @@ import com.apple.foundationdb.async.AsyncIterable;
 import com.apple.foundationdb.async.AsyncIterator;
 import io.strata.engine.error.FdbError;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A range read, run when iterated — each {@link #iterator()} or {@link #asList()} reads
  * afresh, as fdb-java's {@code RangeQuery} does.
  *
- * <p>Like fdb-java's {@code AsyncRangeIterator}, an iterator issues its first read when it
- * is created, not when first asked: a read sees the transaction's own writes made before it
- * was issued and none made after (FoundationDB's {@code WriteMap::iterator} is a snapshot).
- * The official {@code DirectoryLayer.remove} depends on this: it opens an iterator over a
- * node's subdirectories, clears the node, then iterates.
+ * <p>The iterator follows {@code RangeQuery}'s protocol: it issues its first batch read when
+ * it is created (so writes made after {@code iterator()} are not in that batch), and the
+ * read of the following batch when the first row of a batch is taken. Batch sizes follow the
+ * streaming mode; each batch continues after the last key of the previous one and adds its
+ * own read conflict range, so an iteration abandoned early conflicts only on what it read,
+ * as on a real cluster. {@code remove()} clears the last key returned.
  *
- * <p>{@link #asList()} reads the whole range (up to the limit) at once. The iterator reads
- * in chunks whose size follows the streaming mode, each chunk continuing after the last key
- * of the previous one, and each adding its own read conflict range — so an iteration
- * abandoned early conflicts only on what it read, as on a real cluster.
+ * <p>{@link #asList()} does what fdb-java's does: ITERATOR mode becomes WANT_ALL without a
+ * limit and EXACT with one; EXACT reads once, any other mode collects the iterator.
+ *
+ * <p>Limits are the native client's: 0 is unlimited, -1 is the native "unlimited" (which
+ * EXACT refuses, and which stops fdb-java's iterator after its first batch), and anything
+ * below -1 fails with {@code range_limits_invalid}.
  */
 final class RangeIterable implements AsyncIterable<KeyValue> {
     /** First chunk of ITERATOR mode; it doubles up to {@link #MAX_CHUNK} as iteration goes on. */
     static final int FIRST_ITERATOR_CHUNK = 256;
     /** Largest chunk: bounds the memory one read step holds. */
     static final int MAX_CHUNK = 10_000;
+    /** The native client's ROW_LIMIT_UNLIMITED, reachable through fdb-java's int limits. */
+    static final int NATIVE_UNLIMITED = -1;
 
     private final EngineTransaction tx;
     private final KeySelector begin;
@@ -50,31 +57,60 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
         this.snapshot = snapshot;
     }
 
-    private FdbErrorCheck check() {
-        if (mode == StreamingMode.EXACT && limit == 0) {
-            return new FdbErrorCheck(FdbError.EXACT_MODE_WITHOUT_LIMITS);
+    /** One read as the native client takes it: EXACT needs a row limit, then the transaction validates the rest. */
+    private CompletableFuture<ReadView.Rows> read(KeySelector b, KeySelector e, int rows, StreamingMode m) {
+        if (m == StreamingMode.EXACT && (rows == 0 || rows == NATIVE_UNLIMITED)) {
+            return CompletableFuture.failedFuture(FdbError.EXACT_MODE_WITHOUT_LIMITS.exception());
         }
-        return null;
+        return tx.readRange(b, e, rows, reverse, snapshot);
     }
-
-    private record FdbErrorCheck(FdbError error) {}
 
     @Override
     public CompletableFuture<List<KeyValue>> asList() {
-        FdbErrorCheck bad = check();
-        if (bad != null) {
-            return CompletableFuture.failedFuture(bad.error().exception());
+        StreamingMode m = mode;
+        if (m == StreamingMode.ITERATOR) {
+            m = limit == 0 ? StreamingMode.WANT_ALL : StreamingMode.EXACT;
         }
-        return tx.readRange(begin, end, limit, reverse, snapshot).thenApply(ReadView.Rows::rows);
+        if (m == StreamingMode.EXACT) {
+            return read(begin, end, limit, m).thenApply(ReadView.Rows::rows);
+        }
+        CompletableFuture<List<KeyValue>> result = new CompletableFuture<>();
+        collect(new ChunkIterator(m), new ArrayList<>(), result);
+        return result;
+    }
+
+    /** Drains {@code it} into {@code out} without blocking a thread. */
+    private static void collect(AsyncIterator<KeyValue> it, List<KeyValue> out, CompletableFuture<List<KeyValue>> result) {
+        while (true) {
+            CompletableFuture<Boolean> has = it.onHasNext();
+            if (!has.isDone() || has.isCompletedExceptionally()) {
+                has.whenComplete((more, error) -> {
+                    if (error != null) {
+                        result.completeExceptionally(EngineTransaction.unwrap(error));
+                    } else if (!more) {
+                        result.complete(out);
+                    } else {
+                        out.add(it.next());
+                        collect(it, out, result);
+                    }
+                });
+                return;
+            }
+            if (!has.join()) {
+                result.complete(out);
+                return;
+            }
+            out.add(it.next());
+        }
     }
 
     @Override
     public AsyncIterator<KeyValue> iterator() {
-        return new ChunkIterator();
+        return new ChunkIterator(mode);
     }
 
-    private int firstChunk() {
-        return switch (mode) {
+    private static int firstChunk(StreamingMode m) {
+        return switch (m) {
             case WANT_ALL, EXACT -> 0;
             case SMALL -> 256;
             case MEDIUM -> 1_000;
@@ -83,66 +119,106 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
         };
     }
 
-    /** Reads chunk after chunk, each continuing from the last key returned. */
+    /**
+     * Reads batch after batch, one ahead of the consumer, as fdb-java's
+     * {@code AsyncRangeIterator}: {@code current} is being consumed, {@code following} is a
+     * batch that arrived before {@code current} was used up.
+     */
     private final class ChunkIterator implements AsyncIterator<KeyValue> {
+        private final StreamingMode batchMode;
+        private final boolean rowsLimited = limit != 0;
         private KeySelector nextBegin = begin;
         private KeySelector nextEnd = end;
-        private int remaining = limit;
-        private int chunk = firstChunk();
-        private List<KeyValue> rows = List.of();
+        private int rowsRemaining = limit;
+        private int chunk;
+        private ReadView.Rows current;
+        private ReadView.Rows following;
         private int index;
-        private boolean exhausted;
+        private CompletableFuture<Boolean> nextFuture;
+        private byte[] prevKey;
         private boolean cancelled;
-        private CompletableFuture<Boolean> fetching;
 
-        ChunkIterator() {
-            // Read now, before the caller's next write: fdb-java starts the first fetch in the constructor.
-            onHasNext();
+        ChunkIterator(StreamingMode batchMode) {
+            this.batchMode = batchMode;
+            this.chunk = firstChunk(batchMode);
+            synchronized (this) {
+                startFetch();
+            }
         }
 
-        @Override
-        public synchronized CompletableFuture<Boolean> onHasNext() {
-            if (index < rows.size()) {
-                return CompletableFuture.completedFuture(true);
-            }
-            if (exhausted || cancelled) {
-                return CompletableFuture.completedFuture(false);
-            }
-            if (fetching != null) {
-                return fetching;
-            }
-            FdbErrorCheck bad = check();
-            if (bad != null) {
-                return CompletableFuture.failedFuture(bad.error().exception());
-            }
-            int want = chunk == 0 ? remaining : (remaining == 0 ? chunk : Math.min(chunk, remaining));
-            CompletableFuture<Boolean> f = tx.readRange(nextBegin, nextEnd, want, reverse, snapshot).thenApply(this::accept);
-            // A read answered at once has run accept() already (it cleared `fetching`); remember
-            // only a read still in flight. One that completes later needs this lock for accept().
-            fetching = f.isDone() ? null : f;
-            return f;
+        private boolean currentIsLast() {
+            return !current.more() || (rowsLimited && rowsRemaining < 1);
         }
 
-        private synchronized boolean accept(ReadView.Rows result) {
-            fetching = null;
-            rows = result.rows();
-            index = 0;
-            if (!rows.isEmpty()) {
-                byte[] last = rows.get(rows.size() - 1).getKey();
+        /** Reads the batch after the last row read so far, unless the range is done. */
+        private void startFetch() {
+            if (cancelled || (current != null && currentIsLast())) {
+                return;
+            }
+            // Rows to ask for: the batch size, capped by what the limit leaves (none for 0 and -1);
+            // a limit below -1 goes through as is, for the transaction to refuse.
+            int want;
+            if (rowsRemaining < NATIVE_UNLIMITED) {
+                want = rowsRemaining;
+            } else {
+                int cap = rowsLimited && rowsRemaining > 0 ? rowsRemaining : 0;
+                want = chunk == 0 ? cap : (cap == 0 ? chunk : Math.min(chunk, cap));
+                if (want == 0 && rowsRemaining == NATIVE_UNLIMITED) {
+                    want = NATIVE_UNLIMITED;
+                }
+            }
+            if (chunk > 0) {
+                chunk = Math.min(chunk * 2, MAX_CHUNK);
+            }
+            CompletableFuture<Boolean> promise = new CompletableFuture<>();
+            nextFuture = promise;
+            // May complete at once, running fetched() here under this (reentrant) lock.
+            read(nextBegin, nextEnd, want, batchMode).whenComplete((rows, error) -> fetched(promise, rows, error));
+        }
+
+        private void fetched(CompletableFuture<Boolean> promise, ReadView.Rows rows, Throwable error) {
+            if (error != null) {
+                promise.completeExceptionally(EngineTransaction.unwrap(error));
+                return;
+            }
+            if (rows.rows().isEmpty()) {
+                promise.complete(false);
+                return;
+            }
+            synchronized (this) {
+                List<KeyValue> r = rows.rows();
+                if (rowsLimited) {
+                    rowsRemaining -= r.size();
+                }
+                byte[] last = r.get(r.size() - 1).getKey();
                 if (reverse) {
                     nextEnd = KeySelector.firstGreaterOrEqual(last);
                 } else {
                     nextBegin = KeySelector.firstGreaterThan(last);
                 }
+                if (current == null || index == current.rows().size()) {
+                    current = rows;
+                    following = null;
+                    index = 0;
+                } else {
+                    following = rows;
+                }
             }
-            if (limit > 0) {
-                remaining -= rows.size();
+            promise.complete(true);
+        }
+
+        @Override
+        public synchronized CompletableFuture<Boolean> onHasNext() {
+            if (cancelled) {
+                throw new CancellationException();
             }
-            exhausted = !result.more() || (limit > 0 && remaining <= 0);
-            if (chunk > 0) {
-                chunk = Math.min(chunk * 2, MAX_CHUNK);
+            if (current == null) {
+                return nextFuture;
             }
-            return !rows.isEmpty();
+            if (index < current.rows().size()) {
+                return CompletableFuture.completedFuture(true);
+            }
+            return currentIsLast() ? CompletableFuture.completedFuture(false) : nextFuture;
         }
 
         @Override
@@ -152,18 +228,52 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
 
         @Override
         public KeyValue next() {
-            // Wait outside the lock: the chunk may complete on another thread, which needs it.
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
+            CompletableFuture<Boolean> has;
             synchronized (this) {
-                return rows.get(index++);
+                if (cancelled) {
+                    throw new CancellationException();
+                }
+                if (current != null && index < current.rows().size()) {
+                    boolean firstOfBatch = index == 0;
+                    KeyValue kv = current.rows().get(index++);
+                    prevKey = kv.getKey();
+                    if (index == current.rows().size() && following != null) {
+                        current = following;
+                        following = null;
+                        index = 0;
+                    }
+                    if (firstOfBatch) {
+                        startFetch();
+                    }
+                    return kv;
+                }
+                has = onHasNext();
             }
+            // Wait outside the lock: the batch completes on another thread, which needs it.
+            if (has.join()) {
+                return next();
+            }
+            throw new NoSuchElementException();
+        }
+
+        @Override
+        public void remove() {
+            byte[] key;
+            synchronized (this) {
+                key = prevKey;
+            }
+            if (key == null) {
+                throw new IllegalStateException("No value has been fetched from database");
+            }
+            tx.clear(key);
         }
 
         @Override
         public synchronized void cancel() {
             cancelled = true;
+            if (nextFuture != null) {
+                nextFuture.cancel(true);
+            }
         }
     }
 }

@@ -54,53 +54,64 @@ final class ReadView {
         return new Point(store.get(key, version), true);
     }
 
-    /** A resolved key selector, with FoundationDB's "fell off an end" flags. */
+    /**
+     * A resolved key selector, with FoundationDB's "fell off an end" flags: readToBegin when
+     * a backward selector (offset &lt; 1) ran out of keys before reaching its answer,
+     * readThroughEnd when a selector that must step over keys (offset &gt; 1) ran out. A
+     * {@code firstGreater*} selector (offset 1) that finds nothing sets neither, as in
+     * RYW's {@code resolveKeySelectorFromCache}: its answer depends on no key past its own.
+     */
     record Resolved(byte[] key, boolean readToBegin, boolean readThroughEnd) {}
 
     /**
      * Resolves a selector: the last key {@code < key} ({@code <=} when orEqual), moved
      * {@code offset} keys forward; before the first key gives {@code ""}, past the last
      * gives {@code maxKey}.
-     *
-     * <p>The flags are FoundationDB's ({@code resolveKeySelectorFromCache}): a forward
-     * selector reads through the end only when it still had keys to move past at the end,
-     * that is when fewer than {@code offset - 1} keys follow its base key; a
-     * first-greater-or-equal selector (offset 1) never does.
      */
     Resolved resolve(KeySelector sel) {
         byte[] key = sel.getKey();
         int offset = sel.getOffset();
         if (offset >= 1) {
-            Cursor c = new Cursor(key, !sel.orEqual(), false);
+            byte[] from = sel.orEqual() ? ByteKeys.keyAfter(key) : key;
+            Cursor c = new Cursor(from, maxKey, false);
             KeyValue kv = c.skipThenNext(offset - 1);
-            return kv == null ? new Resolved(maxKey, false, c.taken < offset - 1L) : new Resolved(kv.getKey(), false, false);
+            return kv == null ? new Resolved(maxKey, false, offset > 1) : new Resolved(kv.getKey(), false, false);
         }
-        Cursor c = new Cursor(key, sel.orEqual(), true);
+        byte[] upTo = ByteKeys.min(sel.orEqual() ? ByteKeys.keyAfter(key) : key, maxKey);
+        Cursor c = new Cursor(ByteKeys.EMPTY, upTo, true);
         KeyValue kv = c.skipThenNext(-(long) offset);
         return kv == null ? new Resolved(ByteKeys.EMPTY, true, false) : new Resolved(kv.getKey(), false, false);
     }
 
-    /** Rows of a range read, and whether the limit cut it short. */
+    /**
+     * A range end as the read uses it: a {@code firstGreaterOrEqual} selector stands for its
+     * own key, without looking at keys past it (the rows of {@code [b, fge(k))} are those
+     * below {@code k}); any other selector is resolved.
+     */
+    private Resolved rangeEnd(KeySelector sel) {
+        if (sel.getOffset() == 1 && !sel.orEqual()) {
+            return new Resolved(ByteKeys.min(sel.getKey(), maxKey), false, false);
+        }
+        return resolve(sel);
+    }
+
+    /**
+     * Rows of a range read; whether the limit cut it short; and the ends flags of the two
+     * selectors, shared as in RYW's {@code getRangeValue} (readThroughEnd only counts when
+     * the limit did not stop the read).
+     */
     record Rows(List<KeyValue> rows, boolean more, boolean readToBegin, boolean readThroughEnd) {}
 
     /** Reads {@code [resolve(begin), resolve(end))}, at most {@code limit} rows (0 = all). */
     Rows range(KeySelector begin, KeySelector end, int limit, boolean reverse) {
-        Resolved b = resolve(begin);
-        Resolved e = resolve(end);
+        Resolved b = rangeEnd(begin);
+        Resolved e = rangeEnd(end);
         List<KeyValue> rows = new ArrayList<>();
         boolean more = false;
         if (ByteKeys.compare(b.key(), e.key()) < 0) {
-            if (writes != null && writes.inUnreadableRange(b.key(), e.key())) {
-                throw FdbError.ACCESSED_UNREADABLE.exception();
-            }
-            Cursor c = reverse ? new Cursor(e.key(), false, true) : new Cursor(b.key(), true, false);
+            Cursor c = new Cursor(b.key(), e.key(), reverse);
             KeyValue kv;
             while ((kv = c.next()) != null) {
-                boolean inside = reverse ? ByteKeys.compare(kv.getKey(), b.key()) >= 0
-                                         : ByteKeys.compare(kv.getKey(), e.key()) < 0;
-                if (!inside) {
-                    break;
-                }
                 rows.add(kv);
                 if (limit > 0 && rows.size() == limit) {
                     more = true;
@@ -108,36 +119,37 @@ final class ReadView {
                 }
             }
         }
-        // As FoundationDB's getRangeValue(Back): a read cut short by its limit did not read
-        // through the end it was heading to, so that end's flag does not count.
-        boolean toBegin = b.readToBegin() && !(reverse && more);
-        boolean throughEnd = e.readThroughEnd() && !(!reverse && more);
-        return new Rows(rows, more, toBegin, throughEnd);
+        return new Rows(rows, more, b.readToBegin() || e.readToBegin(), !more && (b.readThroughEnd() || e.readThroughEnd()));
     }
 
     /**
-     * Walks present keys from a starting key in one direction, merging the store with the
+     * Walks the present keys of {@code [lo, hi)} in one direction, merging the store with the
      * write map: an entry overrides the stored key, cleared intervals hide stored keys.
+     *
+     * <p>Like RYW's iterator, which throws on entering an unreadable segment, the cursor
+     * fails with {@code accessed_unreadable} when the stretch it has just walked over — up to
+     * and including the key it returns, or to its bound when it runs out — meets a range
+     * where a versionstamped key may land. A read that stops before such a range (a limit
+     * reached, a selector answered) never fails.
      */
     private final class Cursor {
         private final boolean reverse;
+        private final byte[] lo;
+        private final byte[] hi;
+        private final boolean checkUnreadable;
+        /** Forward: everything below has been walked; reverse: everything at or above. */
+        private byte[] walked;
         private final Iterator<Map.Entry<byte[], byte[]>> stored;
         private final Iterator<Map.Entry<byte[], WriteMap.Entry>> written;
         private Map.Entry<byte[], byte[]> s;
         private Map.Entry<byte[], WriteMap.Entry> w;
 
-        Cursor(byte[] from, boolean inclusive, boolean reverse) {
+        Cursor(byte[] lo, byte[] hi, boolean reverse) {
             this.reverse = reverse;
-            byte[] lo;
-            byte[] hi;
-            if (reverse) {
-                lo = ByteKeys.EMPTY;
-                hi = inclusive ? ByteKeys.keyAfter(from) : from;
-                hi = ByteKeys.min(hi, maxKey);
-            } else {
-                lo = inclusive ? from : ByteKeys.keyAfter(from);
-                hi = maxKey;
-            }
+            this.lo = lo;
+            this.hi = hi;
+            this.walked = reverse ? hi : lo;
+            this.checkUnreadable = writes != null && writes.hasUnreadableRanges();
             this.stored = store.range(lo, hi, version, reverse);
             this.written = writes == null ? java.util.Collections.emptyIterator()
                                           : writes.entries(lo, hi, reverse).entrySet().iterator();
@@ -145,25 +157,38 @@ final class ReadView {
             this.w = written.hasNext() ? written.next() : null;
         }
 
-        /** How many keys {@link #skipThenNext} has stepped over or returned. */
-        long taken;
-
         KeyValue skipThenNext(long skip) {
             for (long i = 0; i < skip; i++) {
                 if (next() == null) {
                     return null;
                 }
-                taken++;
             }
-            KeyValue kv = next();
-            if (kv != null) {
-                taken++;
-            }
-            return kv;
+            return next();
         }
 
         /** The next present key-value in this cursor's direction, or null at the end. */
         KeyValue next() {
+            KeyValue kv = nextPresent();
+            if (checkUnreadable) {
+                byte[] b;
+                byte[] e;
+                if (reverse) {
+                    b = kv == null ? lo : kv.getKey();
+                    e = walked;
+                    walked = b;
+                } else {
+                    b = walked;
+                    e = kv == null ? hi : ByteKeys.keyAfter(kv.getKey());
+                    walked = e;
+                }
+                if (writes.inUnreadableRange(b, e)) {
+                    throw FdbError.ACCESSED_UNREADABLE.exception();
+                }
+            }
+            return kv;
+        }
+
+        private KeyValue nextPresent() {
             while (s != null || w != null) {
                 int cmp;
                 if (s == null) {
@@ -179,13 +204,8 @@ final class ReadView {
                 if (cmp < 0) {
                     Map.Entry<byte[], byte[]> cur = s;
                     s = stored.hasNext() ? stored.next() : null;
-                    if (writes != null) {
-                        if (writes.isCleared(cur.getKey())) {
-                            continue;
-                        }
-                        if (writes.inUnreadableRange(cur.getKey(), ByteKeys.keyAfter(cur.getKey()))) {
-                            throw FdbError.ACCESSED_UNREADABLE.exception();
-                        }
+                    if (writes != null && writes.isCleared(cur.getKey())) {
+                        continue;
                     }
                     return new KeyValue(cur.getKey(), cur.getValue());
                 }

@@ -63,6 +63,22 @@ final class WriteMap {
     /** Intervals that may hold a versionstamped key, begin -> end (may overlap). */
     private final TreeMap<byte[], byte[]> unreadable = new TreeMap<>(ByteKeys.COMPARATOR);
 
+    /**
+     * An independent copy: later writes to either do not show in the other. Known and
+     * unreadable entries are immutable and shared; dependent entries, whose operation lists
+     * grow in place, are copied.
+     */
+    WriteMap copy() {
+        WriteMap c = new WriteMap();
+        for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
+            Entry v = e.getValue();
+            c.entries.put(e.getKey(), v.kind == Kind.DEPENDENT ? new Entry(Kind.DEPENDENT, null, new ArrayList<>(v.ops)) : v);
+        }
+        c.cleared.putAll(cleared);
+        c.unreadable.putAll(unreadable);
+        return c;
+    }
+
     boolean isEmpty() {
         return entries.isEmpty() && cleared.isEmpty() && unreadable.isEmpty();
     }
@@ -160,6 +176,11 @@ final class WriteMap {
             return e.kind == Kind.UNREADABLE;
         }
         return inUnreadableRange(key, ByteKeys.keyAfter(key));
+    }
+
+    /** True when some range may hold a versionstamped key. */
+    boolean hasUnreadableRanges() {
+        return !unreadable.isEmpty();
     }
 
     /** True when {@code [begin, end)} meets a range that may hold a versionstamped key. */
