@@ -1,6 +1,5 @@
 package io.strata.bench.data;
 
-import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
 /**
@@ -43,7 +42,16 @@ public final class Dataset {
 
     /** The key of index {@code i}: {@code "key0000000000042"} for 42. */
     public static byte[] formatKey(int i) {
-        return String.format("key%013d", i).getBytes(StandardCharsets.US_ASCII);
+        byte[] key = new byte[KEY_BYTES];
+        key[0] = 'k';
+        key[1] = 'e';
+        key[2] = 'y';
+        int n = i;
+        for (int p = KEY_BYTES - 1; p >= 3; p--) {
+            key[p] = (byte) ('0' + n % 10);
+            n /= 10;
+        }
+        return key;
     }
 
     public int size() {

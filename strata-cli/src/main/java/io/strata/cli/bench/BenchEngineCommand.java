@@ -37,7 +37,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
             description = "Measured seconds per cell (default: ${DEFAULT-VALUE}).")
     double seconds;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "2",
             description = "Warm-up seconds per cell, not measured (default: ${DEFAULT-VALUE}).")
     double warmup;
 
