@@ -1,0 +1,2 @@
+/** Benchmark data: fixed-size keys and values, generated from a seed. */
+package io.strata.bench.data;

@@ -1,0 +1,112 @@
+package io.strata.bench.peer;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
+import io.strata.Strata;
+import io.strata.bench.data.Dataset;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Strata in memory ({@link Strata#inMemory()}, no latency model, no faults), used the way
+ * fdb-java code uses a {@link Database}: reads with {@code Transaction.get(key).join()},
+ * writes through {@code db.run} / {@code db.runAsync}, which retry as fdb-java's do.
+ */
+public final class StrataPeer implements KvPeer {
+    public static final String NAME = "strata";
+    /** Keys per load transaction: ~1 MB, well under the 10 MB transaction limit. */
+    private static final int LOAD_BATCH = 8_192;
+
+    private final Database db;
+
+    public StrataPeer() {
+        this(Strata.inMemory());
+    }
+
+    /** Wraps an already opened database (for example one with a latency model); closes it. */
+    public StrataPeer(Database db) {
+        this.db = db;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void load(Dataset data) {
+        for (int start = 0; start < data.size(); start += LOAD_BATCH) {
+            int from = start;
+            int to = Math.min(data.size(), start + LOAD_BATCH);
+            db.run(tr -> {
+                for (int i = from; i < to; i++) {
+                    tr.set(data.key(i), data.value(i));
+                }
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public KvSession session() {
+        return new Session();
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+
+    private final class Session implements KvSession {
+        private Transaction reader;
+
+        @Override
+        public byte[] read(byte[] key) {
+            if (reader == null) {
+                reader = db.createTransaction();
+            }
+            return reader.get(key).join();
+        }
+
+        @Override
+        public void endRead() {
+            if (reader != null) {
+                reader.close();
+                reader = null;
+            }
+        }
+
+        @Override
+        public void write(byte[] key, byte[] value) {
+            db.run(tr -> {
+                tr.set(key, value);
+                return null;
+            });
+        }
+
+        @Override
+        public CompletableFuture<Void> writeAsync(byte[] key, byte[] value) {
+            return db.runAsync(tr -> {
+                tr.set(key, value);
+                return CompletableFuture.completedFuture(null);
+            });
+        }
+
+        @Override
+        public int readModifyWrite(byte[] key, byte[] value) {
+            int[] attempts = {0};
+            db.run(tr -> {
+                attempts[0]++;
+                tr.get(key).join();
+                tr.set(key, value);
+                return null;
+            });
+            return attempts[0];
+        }
+
+        @Override
+        public void close() {
+            endRead();
+        }
+    }
+}
