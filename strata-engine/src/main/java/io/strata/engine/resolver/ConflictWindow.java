@@ -1,7 +1,9 @@
 package io.strata.engine.resolver;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.TreeMap;
 
 /**
  * The resolver's memory of committed writes over the 5 s window, kept as a short queue of
@@ -34,8 +36,14 @@ public final class ConflictWindow {
     /** Oldest first. */
     private final ArrayDeque<Generation> generations = new ArrayDeque<>();
 
+    /**
+     * One generation's writes. Single-key writes {@code [k, k\x00)} — almost all of them —
+     * go to {@code points}, one tree insertion each; other ranges go to the step function
+     * of {@link ConflictHistory}, which costs several. A read range conflicts if either does.
+     */
     private static final class Generation {
-        final ConflictHistory history = new ConflictHistory();
+        final TreeMap<byte[], Long> points = new TreeMap<>(Arrays::compareUnsigned);
+        final ConflictHistory ranges = new ConflictHistory();
         final long firstVersion;
         long lastVersion;
 
@@ -43,6 +51,40 @@ public final class ConflictWindow {
             this.firstVersion = firstVersion;
             this.lastVersion = firstVersion;
         }
+
+        void addWrite(byte[] begin, byte[] end, long version) {
+            if (isSingleKey(begin, end)) {
+                points.put(begin, version);
+            } else {
+                ranges.addWrite(begin, end, version);
+            }
+        }
+
+        boolean conflicts(byte[] begin, byte[] end, long readVersion) {
+            if (isSingleKey(begin, end)) {
+                Long v = points.get(begin);
+                if (v != null && v > readVersion) {
+                    return true;
+                }
+            } else if (!points.isEmpty()) {
+                for (Long v : points.subMap(begin, true, end, false).values()) {
+                    if (v > readVersion) {
+                        return true;
+                    }
+                }
+            }
+            return ranges.conflicts(begin, end, readVersion);
+        }
+
+        int size() {
+            return points.size() + ranges.size();
+        }
+    }
+
+    /** True when {@code [begin, end)} holds exactly one key: {@code end == begin + \x00}. */
+    static boolean isSingleKey(byte[] begin, byte[] end) {
+        return end.length == begin.length + 1 && end[begin.length] == 0
+                && Arrays.equals(begin, 0, begin.length, end, 0, begin.length);
     }
 
     /** Records that {@code [begin, end)} was written at {@code commitVersion} (non-decreasing). */
@@ -52,7 +94,7 @@ public final class ConflictWindow {
             newest = new Generation(commitVersion);
             generations.addLast(newest);
         }
-        newest.history.addWrite(begin, end, commitVersion);
+        newest.addWrite(begin, end, commitVersion);
         newest.lastVersion = commitVersion;
     }
 
@@ -64,7 +106,7 @@ public final class ConflictWindow {
             if (g.lastVersion <= readVersion) {
                 return false; // this and every older generation hold only older writes
             }
-            if (g.history.conflicts(begin, end, readVersion)) {
+            if (g.conflicts(begin, end, readVersion)) {
                 return true;
             }
         }
@@ -85,7 +127,7 @@ public final class ConflictWindow {
     public int size() {
         int n = 0;
         for (Generation g : generations) {
-            n += g.history.size();
+            n += g.size();
         }
         return n;
     }

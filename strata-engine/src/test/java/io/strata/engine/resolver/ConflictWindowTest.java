@@ -50,31 +50,50 @@ class ConflictWindowTest {
         assertThat(w.conflicts(k(7), k(8), 6 * g)).isTrue();
     }
 
-    /** One write per step: (begin, end, version gap); checks against every write ever made. */
+    /**
+     * One write per step: (a, b, version gap). Equal ends write the single key {@code [a, a\x00)}
+     * (the resolver's point path), others the range between them. After each step every read
+     * range over the alphabet — and every single key — is checked against a list of all writes.
+     * Keys are compared as {@code (index, suffix)} where a single key's end {@code a\x00} sorts
+     * just after {@code a}.
+     */
     @Property(tries = 300)
     void agreesWithAListOfAllWrites(@ForAll("ops") List<int[]> ops) {
         ConflictWindow w = new ConflictWindow();
-        List<long[]> all = new ArrayList<>();
+        List<long[]> all = new ArrayList<>(); // begin*2, end*2 (odd = key + \x00), version
         long version = 1;
         for (int[] op : ops) {
             version += op[2];
-            int b = Math.min(op[0], op[1]);
-            int e = Math.max(op[0], op[1]);
-            w.addWrite(k(b), k(e), version);
-            all.add(new long[] {b, e, version});
-            for (int rb = 0; rb < 6; rb++) {
-                for (int re = rb + 1; re < 7; re++) {
-                    long rv = version - op[2] / 2 - 1;
+            int a = Math.min(op[0], op[1]);
+            int b = Math.max(op[0], op[1]);
+            if (a == b) {
+                w.addWrite(k(a), after(k(a)), version);
+                all.add(new long[] {2L * a, 2L * a + 1, version});
+            } else {
+                w.addWrite(k(a), k(b), version);
+                all.add(new long[] {2L * a, 2L * b, version});
+            }
+            long rv = version - op[2] / 2 - 1;
+            for (int rb = 0; rb < 7; rb++) {
+                for (int re = rb; re < 7; re++) {
+                    long lo = 2L * rb;
+                    long hi = re == rb ? 2L * rb + 1 : 2L * re;
+                    byte[] end = re == rb ? after(k(rb)) : k(re);
                     boolean expected = false;
                     for (long[] x : all) {
-                        if (x[2] > rv && x[0] < re && rb < x[1] && x[0] < x[1]) {
+                        if (x[2] > rv && x[0] < hi && lo < x[1]) {
                             expected = true;
                         }
                     }
-                    assertThat(w.conflicts(k(rb), k(re), rv)).as(Arrays.toString(op) + " read [" + rb + "," + re + ") at " + rv).isEqualTo(expected);
+                    assertThat(w.conflicts(k(rb), end, rv))
+                            .as(Arrays.toString(op) + " read [" + lo + "," + hi + ") at " + rv).isEqualTo(expected);
                 }
             }
         }
+    }
+
+    private static byte[] after(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
     }
 
     @Provide
