@@ -1014,12 +1014,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 w.future.completeExceptionally(e);
             }
             if (vs != null) {
-                vs.completeExceptionally(e);
+                vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception());
             }
             result.completeExceptionally(e);
         }
     }
 
+    /**
+     * A failed commit fails the pending watches with its error, and the versionstamp with
+     * {@code transaction_invalid_version} whatever the error (NativeAPI {@code commitAndWatch}).
+     */
     private void failCommitFollowers(FDBException e) {
         for (PendingWatch w : watches) {
             CompletableFuture<Void> f = w.future;
@@ -1028,7 +1032,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         watches.clear();
         if (versionstamp != null) {
             CompletableFuture<byte[]> vs = versionstamp;
-            executor.execute(() -> vs.completeExceptionally(e));
+            executor.execute(() -> vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception()));
         }
     }
 
@@ -1041,12 +1045,15 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public synchronized CompletableFuture<byte[]> getVersionstamp() {
         checkOpen();
+        // Asked for once the commit started, even after it ended, it is used_during_commit
+        // (RYW getVersionstamp checks checkUsedDuringCommit first): ask before committing.
+        if (state != State.ACTIVE) {
+            return CompletableFuture.failedFuture(FdbError.USED_DURING_COMMIT.exception());
+        }
         if (versionstamp == null) {
             versionstamp = new CompletableFuture<>();
             if (reset != null) {
                 versionstamp.completeExceptionally(reset);
-            } else if (state == State.COMMITTED) {
-                versionstamp.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception());
             }
         }
         return versionstamp;

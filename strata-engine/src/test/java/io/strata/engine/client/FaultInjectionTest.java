@@ -87,7 +87,6 @@ class FaultInjectionTest {
     }
 
     @Test
-    @Disabled("bug: versionstamp fails with the commit error, not 2020")
     void unknownResultFailsTheVersionstampWithTransactionInvalidVersion() {
         try (Database db = withFaults(FaultPolicy.seeded(SEED).unknownResultCommitted(1.0).build())) {
             Transaction tr = db.createTransaction();

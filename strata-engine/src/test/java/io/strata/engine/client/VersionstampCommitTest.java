@@ -174,7 +174,6 @@ class VersionstampCommitTest {
     }
 
     @Test
-    @Disabled("bug: versionstamp fails with the commit error, not 2020")
     void versionstampFailsWhenTheCommitFails() {
         // NativeAPI commitAndWatch: a failed commit breaks the versionstamp promise with
         // transaction_invalid_version (2020), whatever the commit's own error.
@@ -191,7 +190,6 @@ class VersionstampCommitTest {
     }
 
     @Test
-    @Disabled("bug: getVersionstamp after commit not rejected")
     void getVersionstampAfterCommitFailsWithUsedDuringCommit() {
         Transaction tr = db.createTransaction();
         tr.set(b("k"), b("v"));
