@@ -69,6 +69,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     static final int KEY_SIZE_LIMIT = 10_000;
     static final int SYSTEM_KEY_SIZE_LIMIT = 30_000;
     static final int VALUE_SIZE_LIMIT = 100_000;
+    /**
+     * The only operand accepted for {@code \\xff/metadataVersion} ({@code metadataVersionRequiredValue}):
+     * a zeroed 10-byte stamp placeholder at offset 0, so the key always holds exactly the stamp.
+     */
+    private static final byte[] METADATA_VERSION_REQUIRED_VALUE = new byte[14];
     /** FoundationDB's initial retry backoff ({@code DEFAULT_BACKOFF}), in milliseconds. */
     static final double INITIAL_BACKOFF_MILLIS = 10;
 
@@ -772,9 +777,16 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         int code = type.code();
-        boolean metadataVersion = Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY);
-        if (metadataVersion && code != Mutation.SET_VERSIONSTAMPED_VALUE) {
-            defer(FdbError.CLIENT_INVALID_OPERATION.exception("\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE"));
+        // Checks in the order of RYW atomicOp. Sizes are of the key and operand as given: a
+        // versionstamp's 4-byte offset suffix counts against the limits.
+        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
+            if (code != Mutation.SET_VERSIONSTAMPED_VALUE || !Arrays.equals(param, METADATA_VERSION_REQUIRED_VALUE)) {
+                defer(FdbError.CLIENT_INVALID_OPERATION.exception(
+                        "\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE of 14 zero bytes"));
+                return;
+            }
+        } else if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
         if (!AtomicOps.isAtomicOp(code) && !AtomicOps.isVersionstampOp(code)) {
@@ -783,16 +795,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
         boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
         boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
-        byte[] checkedKey = stampedKey && key.length >= 4 ? Arrays.copyOf(key, key.length - 4) : key;
-        if (!metadataVersion && ByteKeys.compare(checkedKey, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (key.length > keySizeLimit(checkedKey) + (stampedKey ? 4 : 0)) {
+        if (key.length > keySizeLimit(key)) {
             defer(FdbError.KEY_TOO_LARGE.exception());
             return;
         }
-        if (param.length > VALUE_SIZE_LIMIT + (stampedValue ? 4 : 0)) {
+        if (param.length > VALUE_SIZE_LIMIT) {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }

@@ -276,7 +276,6 @@ class VersionstampCommitTest {
     }
 
     @Test
-    @Disabled("bug: metadataVersion operand not checked")
     void metadataVersionAcceptsOnlyTheRequiredOperand() {
         // RYW atomicOp: the operand must be metadataVersionRequiredValue, 14 zero bytes.
         Transaction tr = db.createTransaction();
@@ -286,13 +285,21 @@ class VersionstampCommitTest {
     }
 
     @Test
-    @Disabled("bug: offset suffix excluded from the size limits")
     void versionstampedKeyCountsItsOffsetAgainstTheKeySizeLimit() {
         Transaction tr = db.createTransaction();
         byte[] key = stamped(new byte[10_000 - 14 + 1], new byte[0]);
         assertThat(key).hasSize(10_001);
         assertThat(deferredErrorOf(() -> tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, key, b("v")), tr::commit))
                 .isEqualTo(2102);
+    }
+
+    @Test
+    void versionstampedValueCountsItsOffsetAgainstTheValueSizeLimit() {
+        Transaction tr = db.createTransaction();
+        byte[] value = stamped(new byte[100_000 - 14 + 1], new byte[0]);
+        assertThat(value).hasSize(100_001);
+        assertThat(deferredErrorOf(() -> tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, b("k"), value), tr::commit))
+                .isEqualTo(2103);
     }
 
     @Test
