@@ -206,9 +206,17 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
     }
 
-    /** The error every operation must fail with now, or null: used-during-commit, reset, deferred. */
+    /**
+     * The error every operation must fail with now, or null: used-during-commit, reset, deferred.
+     *
+     * <p>Once commit has been called, every operation is {@code used_during_commit}, even after
+     * the commit ended (RYW {@code checkUsedDuringCommit} returns {@code commitStarted}). fdb-java
+     * creates every transaction with {@code used_during_commit_protection_disable}, so such a
+     * use never resets the transaction: the commit in flight and a later {@code onError} are
+     * unaffected. The option therefore changes nothing here.
+     */
     private FDBException blockingError() {
-        if (state != State.ACTIVE && !options.usedDuringCommitProtectionDisabled) {
+        if (state != State.ACTIVE) {
             return FdbError.USED_DURING_COMMIT.exception();
         }
         if (reset != null) {
@@ -227,11 +235,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     /** Like {@link #blockingError()} for void calls: true when the call must be dropped. */
     private boolean voidCallBlocked() {
         checkOpen();
-        if (state != State.ACTIVE && !options.usedDuringCommitProtectionDisabled) {
-            // FoundationDB turns use during commit into the transaction's reset error.
-            if (reset == null) {
-                reset = FdbError.USED_DURING_COMMIT.exception();
-            }
+        if (state != State.ACTIVE) {
+            // Deferred like any void-call error, not a reset: see blockingError().
+            defer(FdbError.USED_DURING_COMMIT.exception());
             return true;
         }
         return reset != null;

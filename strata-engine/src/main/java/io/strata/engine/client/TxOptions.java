@@ -45,6 +45,7 @@ final class TxOptions {
     boolean accessSystemKeys;
     boolean readSystemKeys;
     int snapshotRywEnabled = 1;
+    /** Always true in effect: fdb-java sets it on every transaction (see EngineTransaction.blockingError). */
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
 

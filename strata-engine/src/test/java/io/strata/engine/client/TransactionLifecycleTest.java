@@ -89,6 +89,32 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void usedDuringCommitProtectionDisableStillFailsReadsDuringCommit() {
+        // The option only stops the use from resetting the transaction (RYW checkUsedDuringCommit).
+        db.close();
+        db = Strata.builder().latency(LatencyModel.of(Duration.ZERO, Duration.ZERO, Duration.ofMillis(400))).inMemory();
+        Transaction tr = db.createTransaction();
+        tr.options().setUsedDuringCommitProtectionDisable();
+        tr.set(b("k"), b("v"));
+        CompletableFuture<Void> commit = tr.commit();
+        assertThat(errorOf(() -> tr.get(b("k")))).isEqualTo(2017);
+        await(commit);
+    }
+
+    @Test
+    void writeDuringCommitIsNotCommittedAndDoesNotFailTheCommit() {
+        db.close();
+        db = Strata.builder().latency(LatencyModel.of(Duration.ZERO, Duration.ZERO, Duration.ofMillis(400))).inMemory();
+        Transaction tr = db.createTransaction();
+        tr.set(b("k"), b("v"));
+        CompletableFuture<Void> commit = tr.commit();
+        tr.set(b("late"), b("v"));
+        await(commit);
+        assertThat(Fdb.valueOf(db, "k")).isEqualTo(b("v"));
+        assertThat(Fdb.valueOf(db, "late")).isNull();
+    }
+
+    @Test
     void writeAfterAFailedCommitDoesNotPreventRetrying() {
         Transaction tr = db.createTransaction();
         await(tr.get(b("k")));
