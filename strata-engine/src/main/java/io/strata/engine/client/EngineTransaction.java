@@ -1088,7 +1088,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     public CompletableFuture<Transaction> onError(Throwable error) {
         Throwable e = unwrap(error);
         if (!(e instanceof FDBException)) {
-            close();
+            // fdb-java answers without reaching the native transaction, which stays usable.
             return CompletableFuture.failedFuture(e);
         }
         int code = ((FDBException) e).getCode();
@@ -1096,13 +1096,17 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         long delayMicros;
         synchronized (this) {
             checkOpen();
-            boolean retryable = RetryPolicy.isRetryable(code);
-            boolean underLimit = options.retryLimit < 0 || retries < options.retryLimit;
-            boolean timedOut = reset != null && reset.getCode() == FdbError.TRANSACTION_TIMED_OUT.code();
-            if (!retryable || !underLimit || timedOut) {
-                FDBException fail = timedOut ? reset : (FDBException) e;
+            if (reset != null) {
+                // RYW onError: a cancelled or timed-out transaction fails with that, whatever e is.
+                FDBException fail = reset;
                 closeAfterRetryDecision();
                 return CompletableFuture.failedFuture(fail);
+            }
+            boolean retryable = RetryPolicy.isRetryable(code);
+            boolean underLimit = options.retryLimit < 0 || retries < options.retryLimit;
+            if (!retryable || !underLimit) {
+                closeAfterRetryDecision();
+                return CompletableFuture.failedFuture(e);
             }
             next = options.retryCopy(db.defaults);
             double maxDelay = options.maxRetryDelayMillis;

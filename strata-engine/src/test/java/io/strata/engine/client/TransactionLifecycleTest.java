@@ -296,7 +296,6 @@ class TransactionLifecycleTest {
     }
 
     @Test
-    @Disabled("bug: onError closes the transaction for non-FDB errors")
     void onErrorOfANonFdbExceptionFailsWithItAndLeavesTheTransactionUsable() {
         // FDBTransaction.onError returns the failure without touching the native transaction.
         Transaction tr = db.createTransaction();
@@ -309,7 +308,6 @@ class TransactionLifecycleTest {
     }
 
     @Test
-    @Disabled("bug: onError ignores cancel")
     void onErrorAfterCancelFailsWithTransactionCancelled() {
         Transaction tr = db.createTransaction();
         tr.cancel();
