@@ -187,7 +187,6 @@ class RetryLoopTest {
     }
 
     @Test
-    @Disabled("bug: Database.read does not commit")
     void readCommitsLikeFdbJavaDoes() {
         // FDBDatabase.read delegates to run, so a write made through a cast is committed.
         db.read(tr -> {
@@ -262,6 +261,15 @@ class RetryLoopTest {
         });
         assertThat(await(f)).isEqualTo(1);
         assertThat(attempts).hasValue(2);
+    }
+
+    @Test
+    void readAsyncCommitsLikeFdbJavaDoes() {
+        await(db.readAsync(tr -> {
+            ((Transaction) tr).set(b("k"), b("v"));
+            return CompletableFuture.completedFuture(null);
+        }));
+        assertThat(Fdb.valueOf(db, "k")).isEqualTo(b("v"));
     }
 
     @Test
