@@ -726,7 +726,18 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public synchronized void clear(byte[] key) {
         Objects.requireNonNull(key, "key");
-        if (voidCallBlocked() || !writableKey(key)) {
+        if (voidCallBlocked()) {
+            return;
+        }
+        // RYW clear(key) has set's range check but neither its metadataVersion rule nor
+        // key_too_large: no key that long exists, so it returns without a mutation (having
+        // consumed next_write_no_write_conflict_range, as every write does first).
+        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
+            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (key.length > keySizeLimit(key)) {
+            takeWriteConflictFlag();
             return;
         }
         byte[] end = ByteKeys.keyAfter(key);

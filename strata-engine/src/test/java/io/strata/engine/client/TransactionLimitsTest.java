@@ -125,13 +125,23 @@ class TransactionLimitsTest {
     }
 
     @Test
-    @Disabled("bug: clear of an oversized key fails with 2102")
     void clearOfAnOversizedKeyIsANoOp() {
         // RYW clear(key): no key that long can exist, so FoundationDB just returns.
         Transaction tr = db.createTransaction();
         tr.clear(bytes(10_001, 'k'));
         tr.set(b("k"), b("v"));
         await(tr.commit());
+    }
+
+    @Test
+    void clearOfMetadataVersionNeedsOnlySystemKeyAccess() {
+        Transaction without = db.createTransaction();
+        assertThat(deferredErrorOf(() -> without.clear(io.strata.engine.util.ByteKeys.METADATA_VERSION_KEY), without::commit))
+                .isEqualTo(2004);
+        Transaction with = db.createTransaction();
+        with.options().setAccessSystemKeys();
+        with.clear(io.strata.engine.util.ByteKeys.METADATA_VERSION_KEY);
+        await(with.commit());
     }
 
     @Test
