@@ -74,6 +74,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
      * a zeroed 10-byte stamp placeholder at offset 0, so the key always holds exactly the stamp.
      */
     private static final byte[] METADATA_VERSION_REQUIRED_VALUE = new byte[14];
+    /** Where NativeAPI's {@code makeSelfConflicting} puts its random key. */
+    private static final byte[] SELF_CONFLICT_PREFIX = {(byte) 0xff, '/', 'S', 'C', '/'};
     /** FoundationDB's initial retry backoff ({@code DEFAULT_BACKOFF}), in milliseconds. */
     static final double INITIAL_BACKOFF_MILLIS = 10;
 
@@ -972,7 +974,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (rv < 0 && !readConflicts.isEmpty()) {
                 rv = engine.pipeline().visibleVersion();
             }
-            request = new CommitRequest(rv, readConflicts, writeConflicts, mutations);
+            List<byte[]> reads = readConflicts;
+            if (rv >= 0 && reads.isEmpty() && !options.causalWriteRisky) {
+                reads = selfConflictRange();
+            }
+            request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
             pending.add(result);
         }
@@ -1004,6 +1010,25 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
         }
         return result;
+    }
+
+    /**
+     * FoundationDB's client makes a write transaction whose read and write conflict ranges
+     * do not meet self-conflicting (NativeAPI {@code makeSelfConflicting}, unless
+     * {@code causal_write_risky}): it adds a random key under {@code \\xff/SC/} to both. The
+     * range conflicts with nothing, but it gives every write transaction a read conflict
+     * range, so the resolver's too-old rule fails a blind write whose read version left the
+     * 5 s window with 1007. Only that effect is observable, and only for transactions without
+     * read conflict ranges of their own, so only those get the read half, and no write half
+     * that would grow the conflict history.
+     */
+    private static List<byte[]> selfConflictRange() {
+        byte[] key = new byte[SELF_CONFLICT_PREFIX.length + 16];
+        System.arraycopy(SELF_CONFLICT_PREFIX, 0, key, 0, SELF_CONFLICT_PREFIX.length);
+        byte[] random = new byte[16];
+        ThreadLocalRandom.current().nextBytes(random);
+        System.arraycopy(random, 0, key, SELF_CONFLICT_PREFIX.length, 16);
+        return List.of(key, ByteKeys.keyAfter(key));
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {

@@ -320,7 +320,6 @@ class ConflictTest {
     }
 
     @Test
-    @Disabled("bug: write transactions are not self-conflicting")
     void staleBlindWriteFailsWithTransactionTooOld() {
         // Without causal_write_risky the client makes every write transaction self-conflicting
         // (NativeAPI makeSelfConflicting), so it has a read conflict range and the resolver's
