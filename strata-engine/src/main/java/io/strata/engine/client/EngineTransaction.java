@@ -646,13 +646,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.INVERTED_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(end, maxReadKey()) > 0) {
+        if (ByteKeys.compare(end, maxReadKey()) > 0 && !(Arrays.equals(begin, ByteKeys.METADATA_VERSION_KEY)
+                && ByteKeys.isKeyAfter(ByteKeys.METADATA_VERSION_KEY, end))) {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        if (ByteKeys.compare(begin, end) < 0) {
-            recordReadConflict(begin, end);
-        }
+        // As a read would (RYW updateConflictMap): keys whose value this transaction decided
+        // itself, by a set, clear or atomic operation on a known value, add no conflict.
+        addReadConflictInternal(begin, end);
     }
 
     @Override

@@ -284,7 +284,6 @@ class ConflictTest {
     }
 
     @Test
-    @Disabled("bug: explicit read conflict ranges ignore own writes")
     void explicitReadConflictOnAKeyTheTransactionAlreadyWroteAddsNothing() {
         // RYW's addReadConflictRange goes through updateConflictMap, which skips keys whose
         // value the transaction itself determined (ReadYourWrites.actor.cpp).
@@ -293,6 +292,38 @@ class ConflictTest {
         t1.addReadConflictKey(b("k"));
         put("k", "theirs");
         await(t1.commit());
+    }
+
+    @Test
+    void explicitReadConflictRangeAroundOwnWritesStillCoversTheRest() {
+        Transaction t1 = begun();
+        t1.set(b("b"), b("mine"));
+        t1.addReadConflictRange(b("a"), b("c"));
+        put("a", "theirs");
+        assertThat(errorOf(t1.commit())).isEqualTo(1020);
+    }
+
+    @Test
+    void explicitReadConflictOnAKeyWrittenWithReadYourWritesDisabledConflicts() {
+        Transaction t1 = db.createTransaction();
+        t1.options().setReadYourWritesDisable();
+        await(t1.getReadVersion());
+        t1.set(b("k"), b("mine"));
+        t1.addReadConflictKey(b("k"));
+        put("k", "theirs");
+        assertThat(errorOf(t1.commit())).isEqualTo(1020);
+    }
+
+    @Test
+    void readConflictOnMetadataVersionNeedsNoSystemKeyAccess() {
+        Transaction t1 = begun();
+        t1.addReadConflictKey(io.strata.engine.util.ByteKeys.METADATA_VERSION_KEY);
+        t1.set(b("x"), b("1"));
+        db.run(tr -> {
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, io.strata.engine.util.ByteKeys.METADATA_VERSION_KEY, new byte[14]);
+            return null;
+        });
+        assertThat(errorOf(t1.commit())).isEqualTo(1020);
     }
 
     @Test
