@@ -331,9 +331,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             T value;
             try {
                 synchronized (this) {
-                    FDBException e = blockingError();
-                    if (e != null) {
-                        throw e;
+                    // Only a reset stops a read already issued: a commit called meanwhile waits
+                    // for it (RYW commit waits for ryw->reading), and later void-call errors
+                    // concern later calls.
+                    if (reset != null) {
+                        throw reset;
                     }
                     value = readAt(version, read);
                 }
@@ -940,8 +942,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public CompletableFuture<Void> commit() {
         CompletableFuture<Void> result = new CompletableFuture<>();
-        CommitRequest request;
-        FaultPolicy.Fault fault;
+        List<CompletableFuture<?>> inFlight = new ArrayList<>(0);
         synchronized (this) {
             checkOpen();
             if (state != State.ACTIVE) {
@@ -952,8 +953,34 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 return CompletableFuture.failedFuture(e);
             }
             state = State.COMMITTING;
+            for (CompletableFuture<?> f : pending) {
+                if (!f.isDone()) {
+                    inFlight.add(f);
+                }
+            }
+            pending.add(result);
+        }
+        if (inFlight.isEmpty()) {
+            send(result);
+        } else {
+            // RYW commit first waits for the reads already issued (ryw->reading), so their
+            // conflict ranges, and the values of watches, are part of what is committed.
+            CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).whenComplete((v, t) -> send(result));
+        }
+        return result;
+    }
+
+    /** The second half of {@link #commit()}, once no read is in flight: resolve, or answer at once. */
+    private void send(CompletableFuture<Void> result) {
+        CommitRequest request;
+        FaultPolicy.Fault fault;
+        synchronized (this) {
+            if (!pending.contains(result)) {
+                return; // cancelled or timed out meanwhile; that already failed the commit
+            }
             if (mutations.isEmpty() && writeConflicts.isEmpty()) {
                 // Read-only: nothing to resolve; FoundationDB reports committed version -1.
+                pending.remove(result);
                 state = State.COMMITTED;
                 committedVersion = -1;
                 if (versionstamp != null) {
@@ -963,13 +990,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 List<PendingWatch> list = new ArrayList<>(watches);
                 watches.clear();
                 activateWatches(list, -1);
-                return CompletableFuture.completedFuture(null);
+                if (timeoutTask != null) {
+                    timeoutTask.cancel(false);
+                }
+                result.complete(null);
+                return;
             }
             if (mutationBytes + conflictBytes > options.sizeLimit) {
+                pending.remove(result);
                 state = State.FAILED;
                 FDBException tooLarge = FdbError.TRANSACTION_TOO_LARGE.exception();
                 failCommitFollowers(tooLarge);
-                return CompletableFuture.failedFuture(tooLarge);
+                result.completeExceptionally(tooLarge);
+                return;
             }
             long rv = readVersion;
             if (rv < 0 && !readConflicts.isEmpty()) {
@@ -981,7 +1014,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
-            pending.add(result);
         }
         long halfDelay = engine.latency().commitMicros() / 2;
         Runnable submit = () -> {
@@ -1010,7 +1042,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         } else {
             engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
         }
-        return result;
     }
 
     /**

@@ -132,6 +132,42 @@ class TransactionLifecycleTest {
         assertThat(Fdb.valueOf(db, "k")).isEqualTo(b("retried"));
     }
 
+    @Test
+    void commitWaitsForReadsAlreadyIssued() {
+        // RYW commit waits for ryw->reading: a read issued before commit completes normally
+        // and its conflict range is committed, even while its read version is still coming.
+        db.close();
+        db = Strata.builder().latency(LatencyModel.of(Duration.ofMillis(50), Duration.ofMillis(20), Duration.ZERO)).inMemory();
+        db.run(t -> {
+            t.set(b("k"), b("v"));
+            return null;
+        });
+        Transaction tr = db.createTransaction();
+        CompletableFuture<byte[]> read = tr.get(b("k"));
+        tr.set(b("x"), b("1"));
+        CompletableFuture<Void> commit = tr.commit();
+        await(commit);
+        assertThat(await(read)).isEqualTo(b("v"));
+        assertThat(tr.getCommittedVersion()).isPositive();
+    }
+
+    @Test
+    void cancelWhileCommitWaitsForReadsFailsBoth() {
+        db.close();
+        db = Strata.builder().latency(LatencyModel.of(Duration.ZERO, Duration.ofSeconds(30), Duration.ZERO)).inMemory();
+        Transaction tr = db.createTransaction();
+        await(tr.getReadVersion());
+        CompletableFuture<byte[]> read = tr.get(b("k"));
+        tr.set(b("x"), b("1"));
+        CompletableFuture<Void> commit = tr.commit();
+        assertThat(commit).isNotDone();
+        tr.cancel();
+        assertThat(errorOf(commit)).isEqualTo(1025);
+        assertThat(errorOf(read)).isEqualTo(1025);
+        // Not Fdb.valueOf: a read would take the 30 s read latency.
+        assertThat(((EngineDatabase) db).engine().store().latest(b("x"))).isNull();
+    }
+
     // ---------------------------------------------------------------- cancel and close
 
     @Test
