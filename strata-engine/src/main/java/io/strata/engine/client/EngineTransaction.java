@@ -726,6 +726,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, ByteKeys.keyAfter(key));
         }
+        triggerWatches(key, ByteKeys.keyAfter(key), value, true);
     }
 
     @Override
@@ -751,6 +752,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
         }
+        triggerWatches(key, end, null, true);
     }
 
     @Override
@@ -778,6 +780,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
         }
+        triggerWatches(begin, end, null, true);
     }
 
     @Override
@@ -853,6 +856,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         addMutation(new Mutation(code, key, param));
+        if (!stampedKey) {
+            // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
+            triggerWatches(key, ByteKeys.keyAfter(key), null, false);
+        }
     }
 
     /**
@@ -883,8 +890,26 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     // ---------------------------------------------------------------- watches
 
-    /** A watch waiting for its transaction to commit. */
-    private record PendingWatch(byte[] key, byte[] seen, CompletableFuture<Void> future) {}
+    /**
+     * A watch waiting for its transaction to commit, with what RYW tracks for it
+     * ({@code Watch} in {@code NativeAPI}): the value its read saw, and whether the
+     * transaction has since written the key itself.
+     */
+    private static final class PendingWatch {
+        final byte[] key;
+        final CompletableFuture<Void> future;
+        /** The watch's read of the key: what the watch compares against once active. */
+        CompletableFuture<byte[]> read;
+        boolean valuePresent;
+        byte[] value;
+        boolean setPresent;
+        byte[] setValue;
+
+        PendingWatch(byte[] key, CompletableFuture<Void> future) {
+            this.key = key;
+            this.future = future;
+        }
+    }
 
     @Override
     public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
@@ -908,26 +933,84 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
         future.whenComplete((v, t) -> engine.watches().release());
-        // The value this transaction sees now; if it writes the key later, commit replaces it.
-        byte[] seen;
-        CompletableFuture<Long> rv = readVersionFuture();
-        long version = rv.isDone() && !rv.isCompletedExceptionally() ? rv.join() : engine.pipeline().visibleVersion();
-        try {
-            seen = new ReadView(engine.store(), version, writes, maxReadKey()).get(key).value();
-        } catch (FDBException unreadable) {
-            seen = null;
-        }
-        watches.add(new PendingWatch(key, seen, future));
+        PendingWatch p = new PendingWatch(key, future);
+        watches.add(p);
+        // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
+        // included, and a read conflict range when the value comes from the database.
+        p.read = get(key, false);
+        p.read.whenComplete((value, error) -> onWatchRead(p, value, error));
         return future;
     }
 
-    /** Activates pending watches after commit; {@code commitVersion} is -1 for read-only commits. */
-    private void activateWatches(List<PendingWatch> list, long commitVersion) {
+    /** The watch's read finished: it fails with the read, or fires if an own write already differs. */
+    private void onWatchRead(PendingWatch p, byte[] value, Throwable error) {
+        boolean fire = false;
+        synchronized (this) {
+            if (p.future.isDone()) {
+                return;
+            }
+            if (error == null) {
+                p.valuePresent = true;
+                p.value = value;
+                fire = p.setPresent && !Arrays.equals(p.setValue, value);
+            }
+            if (error != null || fire) {
+                watches.remove(p);
+            }
+        }
+        if (error != null) {
+            Throwable cause = unwrap(error);
+            executor.execute(() -> p.future.completeExceptionally(cause));
+        } else if (fire) {
+            executor.execute(() -> p.future.complete(null));
+        }
+    }
+
+    /**
+     * RYW {@code triggerWatches}: this transaction wrote the keys in {@code [begin, end)}. A
+     * pending watch there fires at once, before any commit, if the write gives the key a value
+     * other than the one the watch saw (or than an earlier own write), or one not known until
+     * commit (an atomic operation); otherwise the watch notes the written value.
+     */
+    private void triggerWatches(byte[] begin, byte[] end, byte[] newValue, boolean valueKnown) {
+        if (watches.isEmpty()) {
+            return;
+        }
+        for (java.util.Iterator<PendingWatch> it = watches.iterator(); it.hasNext(); ) {
+            PendingWatch p = it.next();
+            if (ByteKeys.compare(p.key, begin) < 0 || ByteKeys.compare(p.key, end) >= 0) {
+                continue;
+            }
+            if (p.future.isDone()) {
+                it.remove();
+            } else if (!valueKnown
+                    || (p.setPresent && !Arrays.equals(p.setValue, newValue))
+                    || (p.valuePresent && !Arrays.equals(p.value, newValue))) {
+                it.remove();
+                CompletableFuture<Void> f = p.future;
+                executor.execute(() -> f.complete(null));
+            } else {
+                p.setPresent = true;
+                p.setValue = newValue;
+            }
+        }
+    }
+
+    /**
+     * Activates pending watches after commit ({@code setupWatches}): each compares the value
+     * its read saw with the key's value from now on, so a change since that read fires it at
+     * once. (A differing own write already fired it.)
+     */
+    private void activateWatches(List<PendingWatch> list) {
         for (PendingWatch p : list) {
-            boolean written = writes.entry(p.key) != null || writes.isCleared(p.key);
-            engine.pipeline().execute(() -> {
-                byte[] expected = written && commitVersion > 0 ? engine.store().get(p.key, commitVersion) : p.seen;
-                engine.watches().register(new Watch(p.key, expected, p.future, executor), engine.store().latest(p.key));
+            p.read.whenComplete((seen, error) -> {
+                if (error != null) {
+                    Throwable cause = unwrap(error);
+                    executor.execute(() -> p.future.completeExceptionally(cause));
+                    return;
+                }
+                engine.pipeline().execute(
+                        () -> engine.watches().register(new Watch(p.key, seen, p.future, executor), engine.store().latest(p.key)));
             });
             p.future.whenComplete((v, t) -> {
                 if (p.future.isCancelled()) {
@@ -989,7 +1072,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 }
                 List<PendingWatch> list = new ArrayList<>(watches);
                 watches.clear();
-                activateWatches(list, -1);
+                activateWatches(list);
                 if (timeoutTask != null) {
                     timeoutTask.cancel(false);
                 }
@@ -1084,7 +1167,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         if (committed != null) {
-            activateWatches(list, committed.version());
+            activateWatches(list);
             if (vs != null) {
                 vs.complete(committed.versionstamp());
             }

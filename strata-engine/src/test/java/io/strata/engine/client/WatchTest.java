@@ -151,7 +151,6 @@ class WatchTest {
     }
 
     @Test
-    @Disabled("bug: own writes do not trigger watches")
     void watchFiresAtOnceWhenItsOwnTransactionWritesADifferentValue() {
         // RYW triggerWatches: a later write in the same transaction with a value other than
         // the one the watch saw fires the watch immediately, before any commit.
@@ -163,7 +162,6 @@ class WatchTest {
     }
 
     @Test
-    @Disabled("bug: own writes do not trigger watches")
     void watchFiresAtOnceWhenItsOwnTransactionClearsTheKey() {
         put("k", "a");
         Transaction tr = db.createTransaction();
@@ -173,7 +171,6 @@ class WatchTest {
     }
 
     @Test
-    @Disabled("bug: own writes do not trigger watches")
     void watchFiresAtOnceWhenItsOwnTransactionAppliesAnAtomicOperation() {
         Transaction tr = db.createTransaction();
         CompletableFuture<Void> w = tr.watch(b("k"));
@@ -194,7 +191,68 @@ class WatchTest {
     }
 
     @Test
-    @Disabled("bug: watch adds no read conflict range")
+    void ownWriteAfterAnEqualOwnWriteFiresTheWatchWhenItDiffers() {
+        put("k", "a");
+        Transaction tr = db.createTransaction();
+        CompletableFuture<Void> w = tr.watch(b("k"));
+        tr.set(b("k"), b("a"));
+        assertThat(w).isNotDone();
+        tr.set(b("k"), b("b"));
+        await(w);
+    }
+
+    @Test
+    void watchAfterAnOwnAtomicOperationComparesAgainstItsResult() {
+        db.run(tr -> {
+            tr.set(b("n"), new byte[] {1});
+            return null;
+        });
+        Transaction tr = db.createTransaction();
+        tr.mutate(MutationType.ADD, b("n"), new byte[] {1});
+        CompletableFuture<Void> w = tr.watch(b("n"));
+        await(tr.commit());
+        assertThat(w).isNotDone();
+        db.run(t -> {
+            t.mutate(MutationType.ADD, b("n"), new byte[] {1});
+            return null;
+        });
+        await(w);
+    }
+
+    @Test
+    void watchOfAnOwnVersionstampedValueFailsWithAccessedUnreadable() {
+        Transaction tr = db.createTransaction();
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, b("k"), new byte[14]);
+        assertThat(errorOf(tr.watch(b("k")))).isEqualTo(1036);
+    }
+
+    @Test
+    void watchThroughLatencyActivatesAtCommit() {
+        try (Database slow = Strata.builder().latency(io.strata.engine.fault.LatencyModel.of(
+                java.time.Duration.ofMillis(2), java.time.Duration.ofMillis(2), java.time.Duration.ofMillis(4))).inMemory()) {
+            Transaction tr = slow.createTransaction();
+            CompletableFuture<Void> w = tr.watch(b("k"));
+            await(tr.commit());
+            slow.run(t -> {
+                t.set(b("k"), b("v"));
+                return null;
+            });
+            await(w);
+        }
+    }
+
+    @Test
+    void snapshotReadOfTheKeyDoesNotMakeTheWatchConflictFree() {
+        put("k", "a");
+        Transaction tr = db.createTransaction();
+        await(tr.snapshot().get(b("k")));
+        tr.watch(b("k"));
+        tr.set(b("other"), b("x"));
+        put("k", "b");
+        assertThat(errorOf(tr.commit())).isEqualTo(1020);
+    }
+
+    @Test
     void watchAddsAReadConflictRange() {
         // RYWImpl::watch reads the key with Snapshot::False.
         put("k", "a");
