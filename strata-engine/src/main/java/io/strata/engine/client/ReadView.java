@@ -67,8 +67,16 @@ final class ReadView {
         int offset = sel.getOffset();
         if (offset >= 1) {
             Cursor c = new Cursor(key, !sel.orEqual(), false);
-            KeyValue kv = c.skipThenNext(offset - 1);
-            return kv == null ? new Resolved(maxKey, false, true) : new Resolved(kv.getKey(), false, false);
+            for (int i = 1; i < offset; i++) {
+                if (c.next() == null) {
+                    return new Resolved(maxKey, false, true);
+                }
+            }
+            KeyValue kv = c.next();
+            // Running out of keys with none left to skip (firstGreaterOrEqual past the last
+            // key) is no read through the end: resolveKeySelectorFromCache sets readThroughEnd
+            // only while offset > 1, so a range read ending there conflicts up to its end key.
+            return kv == null ? new Resolved(maxKey, false, false) : new Resolved(kv.getKey(), false, false);
         }
         Cursor c = new Cursor(key, sel.orEqual(), true);
         KeyValue kv = c.skipThenNext(-(long) offset);

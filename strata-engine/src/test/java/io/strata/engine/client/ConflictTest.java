@@ -69,7 +69,6 @@ class ConflictTest {
     }
 
     @Test
-    @Disabled("bug: range read ending past the last key conflicts up to xff")
     void insertOutsideTheReadRangeDoesNotConflict() {
         Transaction t1 = db.createTransaction();
         await(t1.getRange(b("b"), b("d")).asList());
@@ -80,7 +79,29 @@ class ConflictTest {
     }
 
     @Test
-    @Disabled("bug: range read ending past the last key conflicts up to xff")
+    void rangeReadPastTheLastKeyConflictsOnlyUpToItsEnd() {
+        put("a", "1");
+        Transaction t1 = db.createTransaction();
+        assertThat(await(t1.getRange(b("a"), b("m")).asList())).hasSize(1);
+        put("n", "after the range, and after every key");
+        t1.set(b("x"), b("1"));
+        await(t1.commit());
+    }
+
+    @Test
+    void keySelectorRunningOffTheEndConflictsThroughTheEnd() {
+        // firstGreaterThan(a) + 2 needs two keys after "a" and finds one: the read went through
+        // the end of the database, so any later key conflicts.
+        put("a", "1");
+        put("b", "2");
+        Transaction t1 = db.createTransaction();
+        assertThat(await(t1.getKey(new com.apple.foundationdb.KeySelector(b("a"), true, 3)))).isEqualTo(new byte[] {(byte) 0xff});
+        put("z", "late");
+        t1.set(b("x"), b("1"));
+        assertThat(errorOf(t1.commit())).isEqualTo(1020);
+    }
+
+    @Test
     void limitedRangeReadConflictsOnlyUpToTheLastKeyReturned() {
         put("a", "1");
         put("b", "2");
