@@ -92,10 +92,16 @@ final class ReadView {
         Resolved e = resolve(end);
         List<KeyValue> rows = new ArrayList<>();
         boolean more = false;
+        // What the read looked at, where a versionstamped key of this transaction may land:
+        // from the begin selector's key or where it resolved, to the end selector's key (or,
+        // for other than firstGreaterOrEqual, as far as it resolved). Found keys or not, a read
+        // over such a range is accessed_unreadable (1036).
+        byte[] scannedFrom = ByteKeys.min(begin.getKey(), b.key());
+        byte[] scannedTo = end.getOffset() == 1 ? end.getKey() : ByteKeys.max(end.getKey(), e.key());
+        if (writes != null && ByteKeys.compare(scannedFrom, scannedTo) < 0 && writes.inUnreadableRange(scannedFrom, scannedTo)) {
+            throw FdbError.ACCESSED_UNREADABLE.exception();
+        }
         if (ByteKeys.compare(b.key(), e.key()) < 0) {
-            if (writes != null && writes.inUnreadableRange(b.key(), e.key())) {
-                throw FdbError.ACCESSED_UNREADABLE.exception();
-            }
             Cursor c = reverse ? new Cursor(e.key(), false, true) : new Cursor(b.key(), true, false);
             KeyValue kv;
             while ((kv = c.next()) != null) {
