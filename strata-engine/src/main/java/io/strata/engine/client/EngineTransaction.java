@@ -101,6 +101,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private CompletableFuture<Long> readVersionFuture;
     private long mutationBytes;
     private long conflictBytes;
+    /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
+    private boolean clearedRanges;
     private State state = State.ACTIVE;
     private FDBException deferred;
     /** Set by cancel or timeout: every later operation fails with it. */
@@ -560,13 +562,13 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private void recordReadConflict(byte[] begin, byte[] end) {
         readConflicts.add(begin);
         readConflicts.add(end);
-        conflictBytes += begin.length + end.length;
+        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
     private void recordWriteConflict(byte[] begin, byte[] end) {
         writeConflicts.add(begin);
         writeConflicts.add(end);
-        conflictBytes += begin.length + end.length;
+        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
     @Override
@@ -748,6 +750,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
         byte[] end = ByteKeys.keyAfter(key);
         writes.clear(key);
+        clearedRanges = true;
         addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
@@ -776,6 +779,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         writes.clearRange(begin, end);
+        clearedRanges = true;
         addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
@@ -883,9 +887,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return new byte[][] {low, ByteKeys.min(ByteKeys.keyAfter(high), maxReadKey())};
     }
 
+    /** Records a write; the running size counts it as RYW's approximateSize does, overhead included. */
     private void addMutation(Mutation m) {
         mutations.add(m);
-        mutationBytes += m.size();
+        mutationBytes += CommitSize.MUTATION_OVERHEAD + m.size();
     }
 
     // ---------------------------------------------------------------- watches
@@ -1079,7 +1084,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 result.complete(null);
                 return;
             }
-            if (mutationBytes + conflictBytes > options.sizeLimit) {
+            long estimate = mutationBytes + conflictBytes;
+            if (CommitSize.worthComputing(estimate, options.sizeLimit, clearedRanges)
+                    && CommitSize.of(mutations, readConflicts, writeConflicts) > options.sizeLimit) {
                 pending.remove(result);
                 state = State.FAILED;
                 FDBException tooLarge = FdbError.TRANSACTION_TOO_LARGE.exception();

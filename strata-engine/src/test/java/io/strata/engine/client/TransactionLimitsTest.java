@@ -8,6 +8,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static io.strata.engine.client.Fdb.await;
 import static io.strata.engine.client.Fdb.b;
 import static io.strata.engine.client.Fdb.bytes;
@@ -41,6 +43,67 @@ class TransactionLimitsTest {
         byte[] value = bytes(99_000, 'v');
         for (int i = 0; i < 100; i++) {
             tr.set(b(String.format("key%04d", i)), value);
+        }
+        await(tr.commit());
+    }
+
+    @Test
+    void manySmallWritesCountTheirPerMutationOverhead() {
+        // NativeAPI getSize counts sizeof(MutationRef) (40) per mutation and sizeof(KeyRangeRef)
+        // (32) per conflict range: 1,500 sets of 7-byte keys and 10-byte values weigh
+        // 1,500 x (57 + 47) = 156 kB, over a 100 kB limit, for 48 kB of key and value bytes.
+        Transaction tr = db.createTransaction();
+        tr.options().setSizeLimit(100_000);
+        byte[] value = bytes(10, 'v');
+        for (int i = 0; i < 1_500; i++) {
+            tr.set(b(String.format("k%06d", i)), value);
+        }
+        assertThat(errorOf(tr.commit())).isEqualTo(2101);
+    }
+
+    @Test
+    void overwritesOfOneKeyCountOnce() {
+        // RYW sends its coalesced write map: 200 sets of a 100 kB value are one mutation.
+        Transaction tr = db.createTransaction();
+        for (int i = 0; i < 200; i++) {
+            tr.set(b("k"), bytes(100_000, 'a' + i % 26));
+        }
+        await(tr.commit());
+        assertThat(Fdb.valueOf(db, "k")).isEqualTo(bytes(100_000, 'a' + 199 % 26));
+    }
+
+    @Test
+    void repeatedAtomicAddsToOneKeyCoalesce() {
+        Transaction tr = db.createTransaction();
+        tr.options().setSizeLimit(10_000);
+        byte[] one = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+        for (int i = 0; i < 2_000; i++) {
+            tr.mutate(MutationType.ADD, b("counter"), one);
+        }
+        assertThat(await(tr.getApproximateSize())).isGreaterThan(10_000L);
+        await(tr.commit());
+        byte[] counter = Fdb.valueOf(db, "counter");
+        assertThat(java.nio.ByteBuffer.wrap(counter).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong()).isEqualTo(2_000L);
+    }
+
+    @Test
+    void aSetInsideAClearedRangeSplitsTheClear() {
+        // clear [a, z) then set m: RYW sends clear [a, m), set m, clear [m\x00, z).
+        Transaction tr = db.createTransaction();
+        tr.clear(b("a"), b("z"));
+        tr.set(b("m"), b(""));
+        long exact = CommitSize.of(List.of(new io.strata.engine.commit.Mutation(1, b("a"), b("z")),
+                new io.strata.engine.commit.Mutation(0, b("m"), b(""))), List.of(), List.of(b("a"), b("z"), b("m"), b("m\0")));
+        assertThat(exact).isEqualTo((40 + 1 + 1) + (40 + 1) + (40 + 2 + 1) + (32 + 1 + 1));
+        await(tr.commit());
+    }
+
+    @Test
+    void clearsOfAdjacentRangesCountAsOne() {
+        Transaction tr = db.createTransaction();
+        tr.options().setSizeLimit(1_000);
+        for (int i = 0; i < 100; i++) {
+            tr.clear(b(String.format("r%03d", i)), b(String.format("r%03d", i + 1)));
         }
         await(tr.commit());
     }
