@@ -252,7 +252,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public synchronized CompletableFuture<Long> getReadVersion() {
         checkOpen();
-        FDBException e = blockingError();
+        // RYW getReadVersion checks the reset but not checkUsedDuringCommit: the read version
+        // stays available during and after commit.
+        FDBException e = reset != null ? reset : deferred;
         if (e != null) {
             return CompletableFuture.failedFuture(e);
         }
@@ -1233,9 +1235,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public synchronized CompletableFuture<Long> getApproximateSize() {
         checkOpen();
-        FDBException e = blockingError();
-        if (e != null) {
-            return CompletableFuture.failedFuture(e);
+        // RYW answers its running size in every state; only the client's deferred error comes first.
+        if (deferred != null) {
+            return CompletableFuture.failedFuture(deferred);
         }
         return CompletableFuture.completedFuture(mutationBytes + conflictBytes);
     }

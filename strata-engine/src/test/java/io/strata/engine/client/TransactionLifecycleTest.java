@@ -62,6 +62,32 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void readVersionStaysAvailableAfterCommit() {
+        // RYW getReadVersion checks only the reset, not checkUsedDuringCommit.
+        Transaction tr = db.createTransaction();
+        long rv = await(tr.getReadVersion());
+        tr.set(b("k"), b("v"));
+        await(tr.commit());
+        assertThat(await(tr.getReadVersion())).isEqualTo(rv);
+    }
+
+    @Test
+    void approximateSizeStaysAvailableAfterCommit() {
+        Transaction tr = db.createTransaction();
+        tr.set(b("k"), b("v"));
+        long before = await(tr.getApproximateSize());
+        await(tr.commit());
+        assertThat(await(tr.getApproximateSize())).isEqualTo(before);
+    }
+
+    @Test
+    void readVersionFailsAfterCancel() {
+        Transaction tr = db.createTransaction();
+        tr.cancel();
+        assertThat(errorOf(tr::getReadVersion)).isEqualTo(1025);
+    }
+
+    @Test
     void readAfterAFailedCommitFailsWithUsedDuringCommit() {
         Transaction tr = db.createTransaction();
         await(tr.get(b("k")));
