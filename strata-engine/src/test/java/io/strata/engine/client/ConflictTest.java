@@ -5,7 +5,6 @@ import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

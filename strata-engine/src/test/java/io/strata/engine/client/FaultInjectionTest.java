@@ -7,7 +7,6 @@ import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.fault.LatencyModel;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

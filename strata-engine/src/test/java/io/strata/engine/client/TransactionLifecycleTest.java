@@ -6,7 +6,6 @@ import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
 import io.strata.engine.fault.LatencyModel;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

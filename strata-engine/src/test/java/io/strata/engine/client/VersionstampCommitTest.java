@@ -10,7 +10,6 @@ import com.apple.foundationdb.tuple.Versionstamp;
 import io.strata.Strata;
 import io.strata.engine.util.ByteKeys;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
