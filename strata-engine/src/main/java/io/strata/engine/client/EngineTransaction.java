@@ -1280,7 +1280,20 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             closeAfterRetryDecision();
         }
         double nextBackoff = Math.min(backoffMillis * 2, Math.max(options.maxRetryDelayMillis, 0.001));
-        Supplier<Transaction> fresh = () -> new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
+        Supplier<Transaction> fresh = () -> {
+            EngineTransaction t = new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
+            FDBException timedOut;
+            synchronized (t) {
+                timedOut = t.reset;
+            }
+            if (timedOut != null) {
+                // The timeout expired during the backoff: RYW onError waits on the reset promise
+                // as well as on the delay, so onError itself fails with transaction_timed_out.
+                t.close();
+                throw timedOut;
+            }
+            return t;
+        };
         if (delayMicros <= 0) {
             return CompletableFuture.supplyAsync(fresh, executor);
         }

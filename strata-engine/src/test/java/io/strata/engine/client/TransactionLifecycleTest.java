@@ -301,6 +301,15 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void onErrorFailsWithTransactionTimedOutWhenTheTimeoutExpiresDuringTheBackoff() {
+        // transaction_too_old retries after a fixed 10 ms; the 5 ms timeout expires first,
+        // either before onError is called or during its delay: onError fails either way.
+        Transaction tr = db.createTransaction();
+        tr.options().setTimeout(5);
+        assertThat(errorOf(tr.onError(fdb(1007)))).isEqualTo(1031);
+    }
+
+    @Test
     void databaseTimeoutAppliesToNewTransactions() {
         db.options().setTransactionTimeout(50);
         Transaction tr = db.createTransaction();
