@@ -59,10 +59,19 @@ import java.util.function.Supplier;
  * sequencer.
  *
  * <h2>Lifecycle</h2>
- * active → committing → committed / failed; {@code onError} hands back a fresh transaction
- * and closes this one; {@code cancel} and the timeout fail everything pending and future
- * with 1025 / 1031; {@code close} makes any further use an {@link IllegalStateException},
- * as fdb-java does for a disposed native object.
+ * active → committing → committed / failed. {@code commit} first waits for the reads already
+ * issued, then sends; from the moment it is called every operation but
+ * {@code getReadVersion} and {@code getApproximateSize} is {@code used_during_commit} (2017),
+ * without resetting the transaction (fdb-java disables that protection). {@code onError}
+ * hands back a fresh transaction and closes this one, or fails with the reset error;
+ * {@code cancel} and the timeout reset the transaction, failing everything pending and
+ * future with 1025 / 1031; {@code close} makes any further use an
+ * {@link IllegalStateException}, as fdb-java does for a disposed native object.
+ *
+ * <h2>Watches</h2>
+ * A watch reads its key as a serializable read (a read conflict range unless its own writes
+ * answer it), fires at once if this transaction then writes the key differently, and becomes
+ * active at commit, comparing what it read with the key's value from then on.
  */
 final class EngineTransaction extends ReadOverloads implements Transaction {
     /** FoundationDB's {@code KEY_SIZE_LIMIT} and {@code SYSTEM_KEY_SIZE_LIMIT}. */
