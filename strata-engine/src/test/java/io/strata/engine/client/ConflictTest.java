@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import static io.strata.engine.client.Fdb.await;
 import static io.strata.engine.client.Fdb.b;
@@ -133,6 +136,32 @@ class ConflictTest {
         assertThat(errorOf(t2.commit())).isEqualTo(1020);
         byte[] y = Fdb.valueOf(db, "y");
         assertThat(y).isEqualTo(b("on"));
+    }
+
+    @Test
+    void ofConcurrentReadModifyWritesOnlyOneCommits() {
+        // All read the same version and are committed together, most in one batch: the
+        // resolver accepts the first and must fail every other, in the batch or after it.
+        put("k", "0");
+        List<Transaction> txs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Transaction tr = db.createTransaction();
+            await(tr.get(b("k")));
+            tr.set(b("k"), b("from " + i));
+            txs.add(tr);
+        }
+        List<CompletableFuture<Void>> commits = new ArrayList<>();
+        txs.forEach(tr -> commits.add(tr.commit()));
+        int committed = 0;
+        for (CompletableFuture<Void> c : commits) {
+            Integer code = c.handle((v, e) -> e == null ? null : Fdb.code(e)).join();
+            if (code == null) {
+                committed++;
+            } else {
+                assertThat(code).isEqualTo(1020);
+            }
+        }
+        assertThat(committed).isEqualTo(1);
     }
 
     @Test
