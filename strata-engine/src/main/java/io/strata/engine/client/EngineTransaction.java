@@ -110,6 +110,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private CompletableFuture<Long> readVersionFuture;
     private long mutationBytes;
     private long conflictBytes;
+    /** Whether a read was issued; read_your_writes_disable is refused after one, as after a write. */
+    private boolean readIssued;
     /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
     private boolean clearedRanges;
     private State state = State.ACTIVE;
@@ -140,6 +142,10 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
+                if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
+                    // RYW setOption: too late once the transaction has read or written.
+                    throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
+                }
                 if (options.set(code, param)) {
                     armTimeout();
                 }
@@ -325,6 +331,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (e != null) {
                 return CompletableFuture.failedFuture(e);
             }
+            readIssued = true;
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
                 try {

@@ -385,6 +385,31 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void readYourWritesDisableAfterAWriteFailsWithInvalidOperation() {
+        Transaction tr = db.createTransaction();
+        tr.set(b("k"), b("v"));
+        assertThat(Fdb.code(org.assertj.core.api.Assertions.catchThrowable(() -> tr.options().setReadYourWritesDisable())))
+                .isEqualTo(2000);
+    }
+
+    @Test
+    void readYourWritesDisableAfterAReadFailsWithInvalidOperation() {
+        Transaction tr = db.createTransaction();
+        await(tr.get(b("k")));
+        assertThat(Fdb.code(org.assertj.core.api.Assertions.catchThrowable(() -> tr.options().setReadYourWritesDisable())))
+                .isEqualTo(2000);
+    }
+
+    @Test
+    void readYourWritesDisableAfterOnlyAReadVersionIsAllowed() {
+        Transaction tr = db.createTransaction();
+        await(tr.getReadVersion());
+        tr.options().setReadYourWritesDisable();
+        tr.set(b("k"), b("v"));
+        await(tr.commit());
+    }
+
+    @Test
     void onErrorResetsOptionsThatAreNotPersistent() {
         Transaction tr = db.createTransaction();
         tr.options().setAccessSystemKeys();
