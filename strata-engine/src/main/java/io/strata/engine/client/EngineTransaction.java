@@ -142,7 +142,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
-                if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
+                boolean touched = readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty();
+                if (code == TxOptions.READ_YOUR_WRITES_DISABLE && touched) {
                     // RYW setOption: too late once the transaction has read or written.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
                 }
