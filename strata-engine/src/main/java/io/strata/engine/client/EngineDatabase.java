@@ -25,6 +25,8 @@ import java.util.function.Function;
  * {@code FDBDatabase}: {@code run} applies the function, commits, and on any
  * {@link RuntimeException} asks {@code onError}, whose failure propagates (as a
  * {@code CompletionException}, as in fdb-java); the transaction is closed at the end.
+ * {@code read} and {@code readAsync} are {@code run} and {@code runAsync}, commit included,
+ * as in fdb-java (committing a read-only transaction costs nothing).
  *
  * <p>Tenants, blob granules and client status are not supported and fail with
  * {@code tenants_disabled} (2136) or {@code unsupported_operation} (2108).
@@ -107,41 +109,30 @@ public final class EngineDatabase implements Database {
         }
     }
 
+    /** As fdb-java's {@code FDBDatabase.read}: the same loop as {@link #run}, commit included. */
     @Override
     public <T> T read(Function<? super ReadTransaction, T> retryable, Executor e) {
-        Transaction t = createTransaction(e);
-        try {
-            while (true) {
-                try {
-                    return retryable.apply(t);
-                } catch (RuntimeException err) {
-                    t = t.onError(err).join();
-                }
-            }
-        } finally {
-            t.close();
-        }
+        return run(retryable, e);
     }
 
     @Override
     public <T> CompletableFuture<T> runAsync(Function<? super Transaction, ? extends CompletableFuture<T>> retryable, Executor e) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(createTransaction(e), retryable, true, e, result);
+        attempt(createTransaction(e), retryable, e, result);
         return result;
     }
 
+    /** As fdb-java's {@code FDBDatabase.readAsync}: the same loop as {@link #runAsync}, commit included. */
     @Override
     public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable, Executor e) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(createTransaction(e), retryable, false, e, result);
-        return result;
+        return runAsync(retryable, e);
     }
 
     /** One try of an async retry loop; the next try is scheduled from the completion, never nested. */
-    private <T> void attempt(Transaction t, Function<? super Transaction, ? extends CompletableFuture<T>> fn, boolean commit,
-                             Executor e, CompletableFuture<T> result) {
+    private <T> void attempt(Transaction t, Function<? super Transaction, ? extends CompletableFuture<T>> fn, Executor e,
+                             CompletableFuture<T> result) {
         CompletableFuture<T> body = EngineTransaction.applySafely(fn, t);
-        CompletableFuture<T> done = commit ? body.thenCompose(v -> t.commit().thenApply(ignored -> v)) : body;
+        CompletableFuture<T> done = body.thenCompose(v -> t.commit().thenApply(ignored -> v));
         done.whenCompleteAsync((value, err) -> {
             if (err == null) {
                 t.close();
@@ -153,7 +144,7 @@ public final class EngineDatabase implements Database {
                     t.close();
                     result.completeExceptionally(EngineTransaction.unwrap(fatal));
                 } else {
-                    attempt(next, fn, commit, e, result);
+                    attempt(next, fn, e, result);
                 }
             });
         }, e);

@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
  * them either. An unknown code fails with {@code invalid_option} (2007).
  */
 final class TxOptions {
+    static final int CAUSAL_WRITE_RISKY = 10;
     static final int NEXT_WRITE_NO_WRITE_CONFLICT_RANGE = 30;
     static final int READ_YOUR_WRITES_DISABLE = 51;
     static final int ACCESS_SYSTEM_KEYS = 301;
@@ -40,11 +41,13 @@ final class TxOptions {
     long sizeLimit = DEFAULT_SIZE_LIMIT;
 
     // Reset by onError.
+    boolean causalWriteRisky;
     boolean nextWriteNoWriteConflictRange;
     boolean readYourWritesDisabled;
     boolean accessSystemKeys;
     boolean readSystemKeys;
     int snapshotRywEnabled = 1;
+    /** Always true in effect: fdb-java sets it on every transaction (see EngineTransaction.blockingError). */
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
 
@@ -75,6 +78,7 @@ final class TxOptions {
      */
     boolean set(int code, byte[] param) {
         switch (code) {
+            case CAUSAL_WRITE_RISKY -> causalWriteRisky = true;
             case NEXT_WRITE_NO_WRITE_CONFLICT_RANGE -> nextWriteNoWriteConflictRange = true;
             case READ_YOUR_WRITES_DISABLE -> readYourWritesDisabled = true;
             case ACCESS_SYSTEM_KEYS -> accessSystemKeys = true;
@@ -90,13 +94,13 @@ final class TxOptions {
             case SNAPSHOT_RYW_DISABLE -> snapshotRywEnabled--;
             case USED_DURING_COMMIT_PROTECTION_DISABLE -> usedDuringCommitProtectionDisabled = true;
             case BYPASS_UNREADABLE -> bypassUnreadable = true;
-            // Accepted, no effect on a single-process engine: causal risk (10, 20, 21), port in
+            // Accepted, no effect on a single-process engine: causal read risk (20, 21), port in
             // address (23), read-ahead (52), durability hints (110, 120, 130), priorities (200, 201),
             // initialize (300), raw access (303), storage quota (304), logging and tracing
             // (401-406), idempotency (505), caches and read priorities (507-511), lock awareness
             // (700, 702), proxies (711), conflicting-key reports (712), special keys (713, 714),
             // tags (800, 801), span parent (900), clear cost (1000), GRV cache (1101), tokens (2000).
-            case 10, 20, 21, 23, 52, 110, 120, 130, 200, 201, 300, 303, 304, 401, 402, 403, 404, 405, 406,
+            case 20, 21, 23, 52, 110, 120, 130, 200, 201, 300, 303, 304, 401, 402, 403, 404, 405, 406,
                  505, 507, 508, 509, 510, 511, 700, 702, 711, 712, 713, 714, 800, 801, 900, 1000, 1101, 2000 -> {
             }
             default -> throw FdbError.INVALID_OPTION.exception("unknown transaction option " + code);

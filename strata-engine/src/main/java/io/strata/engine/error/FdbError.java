@@ -30,6 +30,7 @@ public enum FdbError {
     RANGE_LIMITS_INVALID(2012, "Range limits not valid"),
     USED_DURING_COMMIT(2017, "Operation issued while a commit was outstanding"),
     INVALID_MUTATION_TYPE(2018, "Unrecognized atomic mutation type"),
+    TRANSACTION_INVALID_VERSION(2020, "Transaction does not have a valid commit version"),
     NO_COMMIT_VERSION(2021, "Transaction is read-only and therefore does not have a commit version"),
     TRANSACTION_TOO_LARGE(2101, "Transaction exceeds byte limit"),
     KEY_TOO_LARGE(2102, "Key length exceeds limit"),
