@@ -133,7 +133,9 @@ public final class EngineDatabase implements Database {
                              CompletableFuture<T> result) {
         CompletableFuture<T> body = EngineTransaction.applySafely(fn, t);
         CompletableFuture<T> done = body.thenCompose(v -> t.commit().thenApply(ignored -> v));
-        done.whenCompleteAsync((value, err) -> {
+        // No extra hop: the commit's dependent stage already runs on the executor, and a retry
+        // cannot recurse deeply because onError always completes asynchronously (after its delay).
+        done.whenComplete((value, err) -> {
             if (err == null) {
                 t.close();
                 result.complete(value);
@@ -147,7 +149,7 @@ public final class EngineDatabase implements Database {
                     attempt(next, fn, e, result);
                 }
             });
-        }, e);
+        });
     }
 
     // ---------------------------------------------------------------- unsupported
