@@ -65,7 +65,7 @@ public final class EngineDatabase implements Database {
     public Transaction createTransaction(Executor e) {
         checkOpen();
         return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
-                EngineTransaction.INITIAL_BACKOFF_MILLIS);
+                RetryBackoff.INITIAL_BACKOFF_MILLIS);
     }
 
     @Override

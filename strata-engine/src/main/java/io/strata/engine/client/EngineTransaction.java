@@ -19,10 +19,7 @@ import io.strata.engine.commit.CommitRequest;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.Mutation;
 import io.strata.engine.error.FdbError;
-import io.strata.engine.error.RetryPolicy;
 import io.strata.engine.fault.FaultPolicy;
-import io.strata.engine.mutation.AtomicOps;
-import io.strata.engine.mutation.Versionstamps;
 import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
 import io.strata.engine.watch.Watch;
@@ -36,7 +33,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -75,19 +71,6 @@ import java.util.function.Supplier;
  * active at commit, comparing what it read with the key's value from then on.
  */
 final class EngineTransaction extends ReadOverloads implements Transaction {
-    /** FoundationDB's {@code KEY_SIZE_LIMIT} and {@code SYSTEM_KEY_SIZE_LIMIT}. */
-    static final int KEY_SIZE_LIMIT = 10_000;
-    static final int SYSTEM_KEY_SIZE_LIMIT = 30_000;
-    static final int VALUE_SIZE_LIMIT = 100_000;
-    /**
-     * The only operand accepted for {@code \\xff/metadataVersion} ({@code metadataVersionRequiredValue}):
-     * a zeroed 10-byte stamp placeholder at offset 0, so the key always holds exactly the stamp.
-     */
-    private static final byte[] METADATA_VERSION_REQUIRED_VALUE = new byte[14];
-    /** Where NativeAPI's {@code makeSelfConflicting} puts its random key. */
-    private static final byte[] SELF_CONFLICT_PREFIX = {(byte) 0xff, '/', 'S', 'C', '/'};
-    /** FoundationDB's initial retry backoff ({@code DEFAULT_BACKOFF}), in milliseconds. */
-    static final double INITIAL_BACKOFF_MILLIS = 10;
 
     private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
 
@@ -434,15 +417,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     byte[] maxReadKey() {
-        return options.readSystemKeys || options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
+        return KeyRules.maxReadKey(options);
     }
 
     private byte[] maxWriteKey() {
-        return options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
-    }
-
-    private static int keySizeLimit(byte[] key) {
-        return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
+        return KeyRules.maxWriteKey(options);
     }
 
     /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
@@ -475,7 +454,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
-            if (key.length > keySizeLimit(key)) {
+            if (key.length > KeyRules.keySizeLimit(key)) {
                 // No stored key is that long: FoundationDB answers "absent" without reading.
                 return CompletableFuture.completedFuture(null);
             }
@@ -506,12 +485,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return readAtVersion((Long version, WriteMap seen) -> {
             byte[] result = view(version, snapshot, seen).resolve(selector).key();
             if (!snapshot) {
-                byte[] selKey = selector.orEqual() ? ByteKeys.keyAfter(selector.getKey()) : selector.getKey();
-                if (selector.getOffset() <= 0) {
-                    addReadConflictInternal(result, selKey, seen);
-                } else {
-                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result), seen);
-                }
+                byte[][] range = ReadConflicts.ofGetKey(selector, result);
+                addReadConflictInternal(range[0], range[1], seen);
             }
             return result;
         });
@@ -539,8 +514,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         int rowLimit = Math.max(limit, 0);
-        KeySelector b = removeOrEqual(begin);
-        KeySelector en = removeOrEqual(end);
+        KeySelector b = KeyRules.removeOrEqual(begin);
+        KeySelector en = KeyRules.removeOrEqual(end);
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
@@ -548,65 +523,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return readAtVersion((Long version, WriteMap seen) -> {
             ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
             if (!snapshot) {
-                addRangeReadConflict(b, en, rows, reverse, seen);
+                byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
+                addReadConflictInternal(range[0], range[1], seen);
             }
             return rows;
         });
-    }
-
-    private static KeySelector removeOrEqual(KeySelector s) {
-        return s.orEqual() ? new KeySelector(ByteKeys.keyAfter(s.getKey()), false, s.getOffset()) : s;
-    }
-
-    /** FoundationDB's {@code addConflictRange} for range reads, forward and reverse. */
-    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse, WriteMap seen) {
-        byte[] bk = begin.getKey();
-        byte[] ek = end.getKey();
-        byte[] rb;
-        byte[] re;
-        List<KeyValue> r = rows.rows();
-        boolean ordered = ByteKeys.compare(bk, ek) < 0;
-        if (!reverse) {
-            if (ordered) {
-                rb = bk;
-                re = end.getOffset() > 0 && rows.more() ? bk : ek;
-            } else {
-                rb = ek;
-                re = bk;
-            }
-        } else {
-            if (ordered) {
-                rb = begin.getOffset() <= 1 && rows.more() ? ek : bk;
-                re = ek;
-            } else {
-                rb = ek;
-                re = bk;
-            }
-        }
-        if (rows.readToBegin() && begin.getOffset() <= 0) {
-            rb = ByteKeys.EMPTY;
-        }
-        if (rows.readThroughEnd() && end.getOffset() > 0) {
-            re = maxReadKey();
-        }
-        if (!r.isEmpty()) {
-            if (!reverse) {
-                if (begin.getOffset() <= 0) {
-                    rb = ByteKeys.min(rb, r.get(0).getKey());
-                }
-                byte[] last = r.get(r.size() - 1).getKey();
-                if (ByteKeys.compare(re, last) <= 0) {
-                    re = ByteKeys.keyAfter(last);
-                }
-            } else {
-                rb = ByteKeys.min(rb, r.get(r.size() - 1).getKey());
-                byte[] first = r.get(0).getKey();
-                if (end.getOffset() > 0 && ByteKeys.compare(re, first) <= 0) {
-                    re = ByteKeys.keyAfter(first);
-                }
-            }
-        }
-        addReadConflictInternal(rb, re, seen);
     }
 
     private synchronized void noteRead() {
@@ -776,16 +697,9 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
     /** Validates a written key; defers and returns false when it is not writable. */
     private boolean writableKey(byte[] key) {
-        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-            defer(FdbError.CLIENT_INVALID_OPERATION.exception("\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE"));
-            return false;
-        }
-        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return false;
-        }
-        if (key.length > keySizeLimit(key)) {
-            defer(FdbError.KEY_TOO_LARGE.exception());
+        FDBException e = KeyRules.writeKeyError(key, maxWriteKey());
+        if (e != null) {
+            defer(e);
             return false;
         }
         return true;
@@ -805,7 +719,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (voidCallBlocked() || !writableKey(key)) {
             return;
         }
-        if (value.length > VALUE_SIZE_LIMIT) {
+        if (value.length > KeyRules.VALUE_SIZE_LIMIT) {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }
@@ -830,7 +744,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        if (key.length > keySizeLimit(key)) {
+        if (key.length > KeyRules.keySizeLimit(key)) {
             takeWriteConflictFlag();
             return;
         }
@@ -892,47 +806,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         int code = type.code();
-        // Checks in the order of RYW atomicOp. Sizes are of the key and operand as given: a
-        // versionstamp's 4-byte offset suffix counts against the limits.
-        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-            if (code != Mutation.SET_VERSIONSTAMPED_VALUE || !Arrays.equals(param, METADATA_VERSION_REQUIRED_VALUE)) {
-                defer(FdbError.CLIENT_INVALID_OPERATION.exception(
-                        "\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE of 14 zero bytes"));
-                return;
-            }
-        } else if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (!AtomicOps.isAtomicOp(code) && !AtomicOps.isVersionstampOp(code)) {
-            defer(FdbError.INVALID_MUTATION_TYPE.exception());
+        // Checks in the order of RYW atomicOp (see KeyRules.mutationError).
+        FDBException invalid = KeyRules.mutationError(code, key, param, maxWriteKey());
+        if (invalid != null) {
+            defer(invalid);
             return;
         }
         boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
         boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
-        if (key.length > keySizeLimit(key)) {
-            defer(FdbError.KEY_TOO_LARGE.exception());
-            return;
-        }
-        if (param.length > VALUE_SIZE_LIMIT) {
-            defer(FdbError.VALUE_TOO_LARGE.exception());
-            return;
-        }
-        try {
-            if (stampedKey) {
-                Versionstamps.offsetOf(key);
-            } else if (stampedValue) {
-                Versionstamps.offsetOf(param);
-            }
-        } catch (FDBException e) {
-            defer(e);
-            return;
-        }
         boolean addConflict = takeWriteConflictFlag();
         if (stampedKey) {
             // The final key is unknown until commit: reads of where it may land are unreadable,
             // and there is no write conflict range for it.
-            byte[][] range = possibleStampedKeys(key);
+            byte[][] range = KeyRules.possibleStampedKeys(key, readVersion, maxReadKey());
             writesForUpdate().addUnreadableRange(range[0], range[1]);
         } else if (stampedValue) {
             writesForUpdate().setVersionstampedValue(key);
@@ -950,27 +836,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
             triggerWatches(key, ByteKeys.keyAfter(key), null, false);
         }
-    }
-
-    /**
-     * The keys a versionstamped key may become: the stamp can only be greater than this
-     * transaction's read version (or anything, without one), so the range runs from the key
-     * with the smallest possible stamp to the key with an all-{@code \xff} stamp
-     * (FoundationDB's {@code getVersionstampKeyRange}).
-     */
-    private byte[][] possibleStampedKeys(byte[] keyWithOffset) {
-        int offset = Versionstamps.offsetOf(keyWithOffset);
-        byte[] key = Arrays.copyOf(keyWithOffset, keyWithOffset.length - 4);
-        byte[] low = key.clone();
-        long floor = readVersion > 0 ? readVersion : 0;
-        for (int i = 0; i < 8; i++) {
-            low[offset + i] = (byte) (floor >>> (56 - 8 * i));
-        }
-        low[offset + 8] = 0;
-        low[offset + 9] = 0;
-        byte[] high = key.clone();
-        Arrays.fill(high, offset, offset + 10, (byte) 0xff);
-        return new byte[][] {low, ByteKeys.min(ByteKeys.keyAfter(high), maxReadKey())};
     }
 
     /** Records a write; the running size counts it as RYW's approximateSize does, overhead included. */
@@ -1016,7 +881,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
             return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
         }
-        if (key.length > keySizeLimit(key)) {
+        if (key.length > KeyRules.keySizeLimit(key)) {
             return CompletableFuture.failedFuture(FdbError.KEY_TOO_LARGE.exception());
         }
         if (!engine.watches().tryReserve()) {
@@ -1186,7 +1051,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
             List<byte[]> reads = readConflicts;
             if (rv >= 0 && reads.isEmpty() && !options.causalWriteRisky) {
-                reads = selfConflictRange();
+                reads = ReadConflicts.selfConflictRange();
             }
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
@@ -1219,25 +1084,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         } else {
             engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
         }
-    }
-
-    /**
-     * FoundationDB's client makes a write transaction whose read and write conflict ranges
-     * do not meet self-conflicting (NativeAPI {@code makeSelfConflicting}, unless
-     * {@code causal_write_risky}): it adds a random key under {@code \\xff/SC/} to both. The
-     * range conflicts with nothing, but it gives every write transaction a read conflict
-     * range, so the resolver's too-old rule fails a blind write whose read version left the
-     * 5 s window with 1007. Only that effect is observable, and only for transactions without
-     * read conflict ranges of their own, so only those get the read half, and no write half
-     * that would grow the conflict history.
-     */
-    private static List<byte[]> selfConflictRange() {
-        byte[] key = new byte[SELF_CONFLICT_PREFIX.length + 16];
-        System.arraycopy(SELF_CONFLICT_PREFIX, 0, key, 0, SELF_CONFLICT_PREFIX.length);
-        byte[] random = new byte[16];
-        ThreadLocalRandom.current().nextBytes(random);
-        System.arraycopy(random, 0, key, SELF_CONFLICT_PREFIX.length, 16);
-        return List.of(key, ByteKeys.keyAfter(key));
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
@@ -1347,24 +1193,15 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 closeAfterRetryDecision();
                 return CompletableFuture.failedFuture(fail);
             }
-            boolean retryable = RetryPolicy.isRetryable(code);
-            boolean underLimit = options.retryLimit < 0 || retries < options.retryLimit;
-            if (!retryable || !underLimit) {
+            if (!RetryBackoff.shouldRetry(code, options.retryLimit, retries)) {
                 closeAfterRetryDecision();
                 return CompletableFuture.failedFuture(e);
             }
             next = options.retryCopy(db.defaults);
-            double maxDelay = options.maxRetryDelayMillis;
-            if (code == 1007 || code == 1009) {
-                // FoundationDB retries these after a fixed short delay (FUTURE_VERSION_RETRY_DELAY).
-                delayMicros = (long) (Math.min(INITIAL_BACKOFF_MILLIS, maxDelay) * 1_000);
-            } else {
-                // Jittered exponential backoff, as NativeAPI's getBackoff: uniform in [0, backoff).
-                delayMicros = (long) (Math.min(backoffMillis, maxDelay) * 1_000 * ThreadLocalRandom.current().nextDouble());
-            }
+            delayMicros = RetryBackoff.delayMicros(code, backoffMillis, options.maxRetryDelayMillis);
             closeAfterRetryDecision();
         }
-        double nextBackoff = Math.min(backoffMillis * 2, Math.max(options.maxRetryDelayMillis, 0.001));
+        double nextBackoff = RetryBackoff.nextBackoffMillis(backoffMillis, options.maxRetryDelayMillis);
         Supplier<Transaction> fresh = () -> {
             EngineTransaction t = new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
             FDBException timedOut;
