@@ -131,7 +131,7 @@ public final class EngineDatabase implements Database {
     /** One try of an async retry loop; the next try is scheduled from the completion, never nested. */
     private <T> void attempt(Transaction t, Function<? super Transaction, ? extends CompletableFuture<T>> fn, Executor e,
                              CompletableFuture<T> result) {
-        CompletableFuture<T> body = EngineTransaction.applySafely(fn, t);
+        CompletableFuture<T> body = TransactionOverloads.applySafely(fn, t);
         CompletableFuture<T> done = body.thenCompose(v -> t.commit().thenApply(ignored -> v));
         done.whenCompleteAsync((value, err) -> {
             if (err == null) {

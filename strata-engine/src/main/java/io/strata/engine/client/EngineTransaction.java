@@ -3,12 +3,9 @@ package io.strata.engine.client;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyArrayResult;
-import com.apple.foundationdb.KeyRangeArrayResult;
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
-import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.MutationType;
-import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
@@ -22,7 +19,6 @@ import io.strata.engine.error.FdbError;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
-import io.strata.engine.watch.Watch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,8 +65,15 @@ import java.util.function.Supplier;
  * A watch reads its key as a serializable read (a read conflict range unless its own writes
  * answer it), fires at once if this transaction then writes the key differently, and becomes
  * active at commit, comparing what it read with the key's value from then on.
+ *
+ * <h2>Helpers</h2>
+ * This class keeps the state and the decisions that need its monitor. What needs neither lives
+ * beside it: key and value rules in {@link KeyRules}, the conflict range of a read in
+ * {@link ReadConflicts}, retry arithmetic in {@link RetryBackoff}, the trip to the commit
+ * pipeline in {@link CommitDelivery}, per-watch bookkeeping in {@link TransactionWatches}
+ * (guarded by this monitor), and calls that reduce to others in {@link TransactionOverloads}.
  */
-final class EngineTransaction extends ReadOverloads implements Transaction {
+final class EngineTransaction extends TransactionOverloads {
 
     private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
 
@@ -93,7 +96,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private final List<Mutation> mutations = new ArrayList<>();
     private final List<byte[]> readConflicts = new ArrayList<>();
     private final List<byte[]> writeConflicts = new ArrayList<>();
-    private final List<PendingWatch> watches = new ArrayList<>(0);
+    private final TransactionWatches watches;
     private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
 
     private long readVersion = -1;
@@ -122,6 +125,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         this.startNanos = startNanos;
         this.retries = retries;
         this.backoffMillis = backoffMillis;
+        this.watches = new TransactionWatches(this, engine, executor);
         armTimeout();
     }
 
@@ -173,10 +177,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             reset = error;
             toFail = new ArrayList<>(pending);
             pending.clear();
-            for (PendingWatch w : watches) {
-                toFail.add(w.future);
-            }
-            watches.clear();
+            watches.drainFuturesInto(toFail);
             if (versionstamp != null) {
                 toFail.add(versionstamp);
             }
@@ -585,11 +586,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     @Override
-    public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse, StreamingMode mode) {
-        return Unsupported.mappedRange();
-    }
-
-    @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
         // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
         if (ByteKeys.compare(begin, end) > 0) {
@@ -620,30 +616,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
 
     @Override
-    public CompletableFuture<KeyRangeArrayResult> getBlobGranuleRanges(byte[] begin, byte[] end, int rowLimit) {
-        return Unsupported.failed("blob granules");
-    }
-
-    @Override
-    public boolean isSnapshot() {
-        return false;
-    }
-
-    @Override
     public ReadTransaction snapshot() {
         return snapshotView;
-    }
-
-    @Override
-    public boolean addReadConflictRangeIfNotSnapshot(byte[] begin, byte[] end) {
-        addReadConflictRange(begin, end);
-        return true;
-    }
-
-    @Override
-    public boolean addReadConflictKeyIfNotSnapshot(byte[] key) {
-        addReadConflictKey(key);
-        return true;
     }
 
     // ---------------------------------------------------------------- writes
@@ -668,11 +642,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     @Override
-    public void addReadConflictKey(byte[] key) {
-        addReadConflictRange(key, ByteKeys.keyAfter(key));
-    }
-
-    @Override
     public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
         if (voidCallBlocked()) {
             return;
@@ -688,11 +657,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (ByteKeys.compare(begin, end) < 0) {
             recordWriteConflict(begin, end);
         }
-    }
-
-    @Override
-    public void addWriteConflictKey(byte[] key) {
-        addWriteConflictRange(key, ByteKeys.keyAfter(key));
     }
 
     /** Validates a written key; defers and returns false when it is not writable. */
@@ -728,7 +692,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, ByteKeys.keyAfter(key));
         }
-        triggerWatches(key, ByteKeys.keyAfter(key), value, true);
+        watches.trigger(key, ByteKeys.keyAfter(key), value, true);
     }
 
     @Override
@@ -755,7 +719,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
         }
-        triggerWatches(key, end, null, true);
+        watches.trigger(key, end, null, true);
     }
 
     @Override
@@ -784,17 +748,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
         }
-        triggerWatches(begin, end, null, true);
-    }
-
-    @Override
-    public void clear(Range range) {
-        clear(range.begin, range.end);
-    }
-
-    @Override
-    public void clearRangeStartsWith(byte[] prefix) {
-        clear(Range.startsWith(prefix));
+        watches.trigger(begin, end, null, true);
     }
 
     @Override
@@ -834,7 +788,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         addMutation(new Mutation(code, key, param));
         if (!stampedKey) {
             // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
-            triggerWatches(key, ByteKeys.keyAfter(key), null, false);
+            watches.trigger(key, ByteKeys.keyAfter(key), null, false);
         }
     }
 
@@ -845,27 +799,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     // ---------------------------------------------------------------- watches
-
-    /**
-     * A watch waiting for its transaction to commit, with what RYW tracks for it
-     * ({@code Watch} in {@code NativeAPI}): the value its read saw, and whether the
-     * transaction has since written the key itself.
-     */
-    private static final class PendingWatch {
-        final byte[] key;
-        final CompletableFuture<Void> future;
-        /** The watch's read of the key: what the watch compares against once active. */
-        CompletableFuture<byte[]> read;
-        boolean valuePresent;
-        byte[] value;
-        boolean setPresent;
-        byte[] setValue;
-
-        PendingWatch(byte[] key, CompletableFuture<Void> future) {
-            this.key = key;
-            this.future = future;
-        }
-    }
 
     @Override
     public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
@@ -889,92 +822,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
         future.whenComplete((v, t) -> engine.watches().release());
-        PendingWatch p = new PendingWatch(key, future);
-        watches.add(p);
+        TransactionWatches.PendingWatch p = watches.add(key, future);
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.
         p.read = get(key, false);
-        p.read.whenComplete((value, error) -> onWatchRead(p, value, error));
+        p.read.whenComplete((value, error) -> watches.onWatchRead(p, value, error));
         return future;
     }
 
-    /** The watch's read finished: it fails with the read, or fires if an own write already differs. */
-    private void onWatchRead(PendingWatch p, byte[] value, Throwable error) {
-        boolean fire = false;
-        synchronized (this) {
-            if (p.future.isDone()) {
-                return;
-            }
-            if (error == null) {
-                p.valuePresent = true;
-                p.value = value;
-                fire = p.setPresent && !Arrays.equals(p.setValue, value);
-            }
-            if (error != null || fire) {
-                watches.remove(p);
-            }
-        }
-        if (error != null) {
-            Throwable cause = unwrap(error);
-            executor.execute(() -> p.future.completeExceptionally(cause));
-        } else if (fire) {
-            executor.execute(() -> p.future.complete(null));
-        }
-    }
-
-    /**
-     * RYW {@code triggerWatches}: this transaction wrote the keys in {@code [begin, end)}. A
-     * pending watch there fires at once, before any commit, if the write gives the key a value
-     * other than the one the watch saw (or than an earlier own write), or one not known until
-     * commit (an atomic operation); otherwise the watch notes the written value.
-     */
-    private void triggerWatches(byte[] begin, byte[] end, byte[] newValue, boolean valueKnown) {
-        if (watches.isEmpty()) {
-            return;
-        }
-        for (java.util.Iterator<PendingWatch> it = watches.iterator(); it.hasNext(); ) {
-            PendingWatch p = it.next();
-            if (ByteKeys.compare(p.key, begin) < 0 || ByteKeys.compare(p.key, end) >= 0) {
-                continue;
-            }
-            if (p.future.isDone()) {
-                it.remove();
-            } else if (!valueKnown
-                    || (p.setPresent && !Arrays.equals(p.setValue, newValue))
-                    || (p.valuePresent && !Arrays.equals(p.value, newValue))) {
-                it.remove();
-                CompletableFuture<Void> f = p.future;
-                executor.execute(() -> f.complete(null));
-            } else {
-                p.setPresent = true;
-                p.setValue = newValue;
-            }
-        }
-    }
-
-    /**
-     * Activates pending watches after commit ({@code setupWatches}): each compares the value
-     * its read saw with the key's value from now on, so a change since that read fires it at
-     * once. (A differing own write already fired it.)
-     */
-    private void activateWatches(List<PendingWatch> list) {
-        for (PendingWatch p : list) {
-            p.read.whenComplete((seen, error) -> {
-                if (error != null) {
-                    Throwable cause = unwrap(error);
-                    executor.execute(() -> p.future.completeExceptionally(cause));
-                    return;
-                }
-                engine.pipeline().execute(
-                        () -> engine.watches().register(new Watch(p.key, seen, p.future, executor), engine.store().latest(p.key)));
-            });
-            p.future.whenComplete((v, t) -> {
-                if (p.future.isCancelled()) {
-                    engine.pipeline().execute(() -> engine.watches().remove(p.key, p.future));
-                }
-            });
-        }
-    }
 
     // ---------------------------------------------------------------- commit
 
@@ -1026,9 +881,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                     CompletableFuture<byte[]> vs = versionstamp;
                     executor.execute(() -> vs.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception()));
                 }
-                List<PendingWatch> list = new ArrayList<>(watches);
-                watches.clear();
-                activateWatches(list);
+                watches.activate(watches.takeAll());
                 if (timeoutTask != null) {
                     timeoutTask.cancel(false);
                 }
@@ -1056,45 +909,17 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
         }
-        long halfDelay = engine.latency().commitMicros() / 2;
-        Runnable submit = () -> {
-            switch (fault) {
-                case NOT_COMMITTED -> request.result().completeExceptionally(FdbError.NOT_COMMITTED.exception());
-                case UNKNOWN_RESULT_NOT_COMMITTED -> request.result().completeExceptionally(FdbError.COMMIT_UNKNOWN_RESULT.exception());
-                case TRANSACTION_TOO_OLD -> request.result().completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
-                default -> engine.pipeline().submit(request);
-            }
-        };
-        request.result().whenComplete((committed, error) -> {
-            Throwable outcome = error;
-            if (error == null && fault == FaultPolicy.Fault.UNKNOWN_RESULT_COMMITTED) {
-                outcome = FdbError.COMMIT_UNKNOWN_RESULT.exception();
-            }
-            Throwable finalOutcome = outcome;
-            // Safe on the sequencer or timer thread: the futures completed here run no user code.
-            Runnable finish = () -> finishCommit(result, finalOutcome == null ? committed : null, finalOutcome);
-            if (halfDelay == 0) {
-                finish.run();
-            } else {
-                engine.timer().schedule(finish, halfDelay, TimeUnit.MICROSECONDS);
-            }
-        });
-        if (halfDelay == 0) {
-            submit.run();
-        } else {
-            engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
-        }
+        CommitDelivery.deliver(engine, request, fault, (committed, error) -> finishCommit(result, committed, error));
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
-        List<PendingWatch> list;
+        List<TransactionWatches.PendingWatch> list;
         CompletableFuture<byte[]> vs;
         synchronized (this) {
             if (!pending.remove(result)) {
                 return; // cancelled or timed out meanwhile; those already failed the futures
             }
-            list = new ArrayList<>(watches);
-            watches.clear();
+            list = watches.takeAll();
             vs = versionstamp;
             if (committed != null) {
                 state = State.COMMITTED;
@@ -1107,16 +932,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         if (committed != null) {
-            activateWatches(list);
+            watches.activate(list);
             if (vs != null) {
                 vs.complete(committed.versionstamp());
             }
             result.complete(null);
         } else {
             Throwable e = unwrap(error);
-            for (PendingWatch w : list) {
-                executor.execute(() -> w.future.completeExceptionally(e));
-            }
+            watches.fail(list, e);
             if (vs != null) {
                 vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception());
             }
@@ -1129,11 +952,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
      * {@code transaction_invalid_version} whatever the error (NativeAPI {@code commitAndWatch}).
      */
     private void failCommitFollowers(FDBException e) {
-        for (PendingWatch w : watches) {
-            CompletableFuture<Void> f = w.future;
-            executor.execute(() -> f.completeExceptionally(e));
-        }
-        watches.clear();
+        watches.failAll(e);
         if (versionstamp != null) {
             CompletableFuture<byte[]> vs = versionstamp;
             executor.execute(() -> vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception()));
@@ -1236,11 +1055,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (reset == null) {
             reset = cancelled;
         }
-        for (PendingWatch w : watches) {
-            CompletableFuture<Void> f = w.future;
-            executor.execute(() -> f.completeExceptionally(cancelled));
-        }
-        watches.clear();
+        watches.failAll(cancelled);
         if (timeoutTask != null) {
             timeoutTask.cancel(false);
         }
@@ -1264,34 +1079,5 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public Executor getExecutor() {
         return executor;
-    }
-
-    @Override
-    public <T> T run(Function<? super Transaction, T> retryable) {
-        return retryable.apply(this);
-    }
-
-    @Override
-    public <T> CompletableFuture<T> runAsync(Function<? super Transaction, ? extends CompletableFuture<T>> retryable) {
-        return applySafely(retryable, this);
-    }
-
-    @Override
-    public <T> T read(Function<? super ReadTransaction, T> retryable) {
-        return retryable.apply(this);
-    }
-
-    @Override
-    public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable) {
-        return applySafely(retryable, this);
-    }
-
-    static <I, T> CompletableFuture<T> applySafely(Function<? super I, ? extends CompletableFuture<T>> fn, I input) {
-        try {
-            CompletableFuture<T> f = fn.apply(input);
-            return f != null ? f : CompletableFuture.failedFuture(new NullPointerException("the function returned a null future"));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 }
