@@ -65,7 +65,7 @@ public final class EngineDatabase implements Database {
     public Transaction createTransaction(Executor e) {
         checkOpen();
         return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
-                EngineTransaction.INITIAL_BACKOFF_MILLIS);
+                RetryBackoff.INITIAL_BACKOFF_MILLIS);
     }
 
     @Override
@@ -131,7 +131,7 @@ public final class EngineDatabase implements Database {
     /** One try of an async retry loop; the next try is scheduled from the completion, never nested. */
     private <T> void attempt(Transaction t, Function<? super Transaction, ? extends CompletableFuture<T>> fn, Executor e,
                              CompletableFuture<T> result) {
-        CompletableFuture<T> body = EngineTransaction.applySafely(fn, t);
+        CompletableFuture<T> body = TransactionOverloads.applySafely(fn, t);
         CompletableFuture<T> done = body.thenCompose(v -> t.commit().thenApply(ignored -> v));
         // No extra hop: the commit's dependent stage already runs on the executor, and a retry
         // cannot recurse deeply because onError always completes asynchronously (after its delay).

@@ -3,12 +3,9 @@ package io.strata.engine.client;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyArrayResult;
-import com.apple.foundationdb.KeyRangeArrayResult;
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
-import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.MutationType;
-import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
@@ -19,13 +16,9 @@ import io.strata.engine.commit.CommitRequest;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.Mutation;
 import io.strata.engine.error.FdbError;
-import io.strata.engine.error.RetryPolicy;
 import io.strata.engine.fault.FaultPolicy;
-import io.strata.engine.mutation.AtomicOps;
-import io.strata.engine.mutation.Versionstamps;
 import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
-import io.strata.engine.watch.Watch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,7 +29,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -73,21 +65,15 @@ import java.util.function.Supplier;
  * A watch reads its key as a serializable read (a read conflict range unless its own writes
  * answer it), fires at once if this transaction then writes the key differently, and becomes
  * active at commit, comparing what it read with the key's value from then on.
+ *
+ * <h2>Helpers</h2>
+ * This class keeps the state and the decisions that need its monitor. What needs neither lives
+ * beside it: key and value rules in {@link KeyRules}, the conflict range of a read in
+ * {@link ReadConflicts}, retry arithmetic in {@link RetryBackoff}, the trip to the commit
+ * pipeline in {@link CommitDelivery}, per-watch bookkeeping in {@link TransactionWatches}
+ * (guarded by this monitor), and calls that reduce to others in {@link TransactionOverloads}.
  */
-final class EngineTransaction extends ReadOverloads implements Transaction {
-    /** FoundationDB's {@code KEY_SIZE_LIMIT} and {@code SYSTEM_KEY_SIZE_LIMIT}. */
-    static final int KEY_SIZE_LIMIT = 10_000;
-    static final int SYSTEM_KEY_SIZE_LIMIT = 30_000;
-    static final int VALUE_SIZE_LIMIT = 100_000;
-    /**
-     * The only operand accepted for {@code \\xff/metadataVersion} ({@code metadataVersionRequiredValue}):
-     * a zeroed 10-byte stamp placeholder at offset 0, so the key always holds exactly the stamp.
-     */
-    private static final byte[] METADATA_VERSION_REQUIRED_VALUE = new byte[14];
-    /** Where NativeAPI's {@code makeSelfConflicting} puts its random key. */
-    private static final byte[] SELF_CONFLICT_PREFIX = {(byte) 0xff, '/', 'S', 'C', '/'};
-    /** FoundationDB's initial retry backoff ({@code DEFAULT_BACKOFF}), in milliseconds. */
-    static final double INITIAL_BACKOFF_MILLIS = 10;
+final class EngineTransaction extends TransactionOverloads {
 
     private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
 
@@ -110,7 +96,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     private final List<Mutation> mutations = new ArrayList<>();
     private final List<byte[]> readConflicts = new ArrayList<>();
     private final List<byte[]> writeConflicts = new ArrayList<>();
-    private final List<PendingWatch> watches = new ArrayList<>(0);
+    private final TransactionWatches watches;
     private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
 
     private long readVersion = -1;
@@ -139,6 +125,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         this.startNanos = startNanos;
         this.retries = retries;
         this.backoffMillis = backoffMillis;
+        this.watches = new TransactionWatches(this, engine, executor);
         armTimeout();
     }
 
@@ -190,10 +177,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             reset = error;
             toFail = new ArrayList<>(pending);
             pending.clear();
-            for (PendingWatch w : watches) {
-                toFail.add(w.future);
-            }
-            watches.clear();
+            watches.drainFuturesInto(toFail);
             if (versionstamp != null) {
                 toFail.add(versionstamp);
             }
@@ -434,15 +418,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     byte[] maxReadKey() {
-        return options.readSystemKeys || options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
+        return KeyRules.maxReadKey(options);
     }
 
     private byte[] maxWriteKey() {
-        return options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;
-    }
-
-    private static int keySizeLimit(byte[] key) {
-        return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
+        return KeyRules.maxWriteKey(options);
     }
 
     /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
@@ -475,7 +455,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
                 return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             }
-            if (key.length > keySizeLimit(key)) {
+            if (key.length > KeyRules.keySizeLimit(key)) {
                 // No stored key is that long: FoundationDB answers "absent" without reading.
                 return CompletableFuture.completedFuture(null);
             }
@@ -506,12 +486,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return readAtVersion((Long version, WriteMap seen) -> {
             byte[] result = view(version, snapshot, seen).resolve(selector).key();
             if (!snapshot) {
-                byte[] selKey = selector.orEqual() ? ByteKeys.keyAfter(selector.getKey()) : selector.getKey();
-                if (selector.getOffset() <= 0) {
-                    addReadConflictInternal(result, selKey, seen);
-                } else {
-                    addReadConflictInternal(selKey, ByteKeys.keyAfter(result), seen);
-                }
+                byte[][] range = ReadConflicts.ofGetKey(selector, result);
+                addReadConflictInternal(range[0], range[1], seen);
             }
             return result;
         });
@@ -539,8 +515,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         int rowLimit = Math.max(limit, 0);
-        KeySelector b = removeOrEqual(begin);
-        KeySelector en = removeOrEqual(end);
+        KeySelector b = KeyRules.removeOrEqual(begin);
+        KeySelector en = KeyRules.removeOrEqual(end);
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
@@ -548,65 +524,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         return readAtVersion((Long version, WriteMap seen) -> {
             ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
             if (!snapshot) {
-                addRangeReadConflict(b, en, rows, reverse, seen);
+                byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
+                addReadConflictInternal(range[0], range[1], seen);
             }
             return rows;
         });
-    }
-
-    private static KeySelector removeOrEqual(KeySelector s) {
-        return s.orEqual() ? new KeySelector(ByteKeys.keyAfter(s.getKey()), false, s.getOffset()) : s;
-    }
-
-    /** FoundationDB's {@code addConflictRange} for range reads, forward and reverse. */
-    private void addRangeReadConflict(KeySelector begin, KeySelector end, ReadView.Rows rows, boolean reverse, WriteMap seen) {
-        byte[] bk = begin.getKey();
-        byte[] ek = end.getKey();
-        byte[] rb;
-        byte[] re;
-        List<KeyValue> r = rows.rows();
-        boolean ordered = ByteKeys.compare(bk, ek) < 0;
-        if (!reverse) {
-            if (ordered) {
-                rb = bk;
-                re = end.getOffset() > 0 && rows.more() ? bk : ek;
-            } else {
-                rb = ek;
-                re = bk;
-            }
-        } else {
-            if (ordered) {
-                rb = begin.getOffset() <= 1 && rows.more() ? ek : bk;
-                re = ek;
-            } else {
-                rb = ek;
-                re = bk;
-            }
-        }
-        if (rows.readToBegin() && begin.getOffset() <= 0) {
-            rb = ByteKeys.EMPTY;
-        }
-        if (rows.readThroughEnd() && end.getOffset() > 0) {
-            re = maxReadKey();
-        }
-        if (!r.isEmpty()) {
-            if (!reverse) {
-                if (begin.getOffset() <= 0) {
-                    rb = ByteKeys.min(rb, r.get(0).getKey());
-                }
-                byte[] last = r.get(r.size() - 1).getKey();
-                if (ByteKeys.compare(re, last) <= 0) {
-                    re = ByteKeys.keyAfter(last);
-                }
-            } else {
-                rb = ByteKeys.min(rb, r.get(r.size() - 1).getKey());
-                byte[] first = r.get(0).getKey();
-                if (end.getOffset() > 0 && ByteKeys.compare(re, first) <= 0) {
-                    re = ByteKeys.keyAfter(first);
-                }
-            }
-        }
-        addReadConflictInternal(rb, re, seen);
     }
 
     private synchronized void noteRead() {
@@ -664,11 +586,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     @Override
-    public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse, StreamingMode mode) {
-        return Unsupported.mappedRange();
-    }
-
-    @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
         // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
         if (ByteKeys.compare(begin, end) > 0) {
@@ -699,30 +616,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
 
 
     @Override
-    public CompletableFuture<KeyRangeArrayResult> getBlobGranuleRanges(byte[] begin, byte[] end, int rowLimit) {
-        return Unsupported.failed("blob granules");
-    }
-
-    @Override
-    public boolean isSnapshot() {
-        return false;
-    }
-
-    @Override
     public ReadTransaction snapshot() {
         return snapshotView;
-    }
-
-    @Override
-    public boolean addReadConflictRangeIfNotSnapshot(byte[] begin, byte[] end) {
-        addReadConflictRange(begin, end);
-        return true;
-    }
-
-    @Override
-    public boolean addReadConflictKeyIfNotSnapshot(byte[] key) {
-        addReadConflictKey(key);
-        return true;
     }
 
     // ---------------------------------------------------------------- writes
@@ -747,11 +642,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     @Override
-    public void addReadConflictKey(byte[] key) {
-        addReadConflictRange(key, ByteKeys.keyAfter(key));
-    }
-
-    @Override
     public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
         if (voidCallBlocked()) {
             return;
@@ -769,23 +659,11 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
     }
 
-    @Override
-    public void addWriteConflictKey(byte[] key) {
-        addWriteConflictRange(key, ByteKeys.keyAfter(key));
-    }
-
     /** Validates a written key; defers and returns false when it is not writable. */
     private boolean writableKey(byte[] key) {
-        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-            defer(FdbError.CLIENT_INVALID_OPERATION.exception("\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE"));
-            return false;
-        }
-        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return false;
-        }
-        if (key.length > keySizeLimit(key)) {
-            defer(FdbError.KEY_TOO_LARGE.exception());
+        FDBException e = KeyRules.writeKeyError(key, maxWriteKey());
+        if (e != null) {
+            defer(e);
             return false;
         }
         return true;
@@ -805,7 +683,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (voidCallBlocked() || !writableKey(key)) {
             return;
         }
-        if (value.length > VALUE_SIZE_LIMIT) {
+        if (value.length > KeyRules.VALUE_SIZE_LIMIT) {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }
@@ -814,7 +692,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, ByteKeys.keyAfter(key));
         }
-        triggerWatches(key, ByteKeys.keyAfter(key), value, true);
+        watches.trigger(key, ByteKeys.keyAfter(key), value, true);
     }
 
     @Override
@@ -830,7 +708,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        if (key.length > keySizeLimit(key)) {
+        if (key.length > KeyRules.keySizeLimit(key)) {
             takeWriteConflictFlag();
             return;
         }
@@ -841,7 +719,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(key, end);
         }
-        triggerWatches(key, end, null, true);
+        watches.trigger(key, end, null, true);
     }
 
     @Override
@@ -870,17 +748,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (takeWriteConflictFlag()) {
             recordWriteConflict(begin, end);
         }
-        triggerWatches(begin, end, null, true);
-    }
-
-    @Override
-    public void clear(Range range) {
-        clear(range.begin, range.end);
-    }
-
-    @Override
-    public void clearRangeStartsWith(byte[] prefix) {
-        clear(Range.startsWith(prefix));
+        watches.trigger(begin, end, null, true);
     }
 
     @Override
@@ -892,47 +760,19 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             return;
         }
         int code = type.code();
-        // Checks in the order of RYW atomicOp. Sizes are of the key and operand as given: a
-        // versionstamp's 4-byte offset suffix counts against the limits.
-        if (Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-            if (code != Mutation.SET_VERSIONSTAMPED_VALUE || !Arrays.equals(param, METADATA_VERSION_REQUIRED_VALUE)) {
-                defer(FdbError.CLIENT_INVALID_OPERATION.exception(
-                        "\\xff/metadataVersion can only be written with SET_VERSIONSTAMPED_VALUE of 14 zero bytes"));
-                return;
-            }
-        } else if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (!AtomicOps.isAtomicOp(code) && !AtomicOps.isVersionstampOp(code)) {
-            defer(FdbError.INVALID_MUTATION_TYPE.exception());
+        // Checks in the order of RYW atomicOp (see KeyRules.mutationError).
+        FDBException invalid = KeyRules.mutationError(code, key, param, maxWriteKey());
+        if (invalid != null) {
+            defer(invalid);
             return;
         }
         boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
         boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
-        if (key.length > keySizeLimit(key)) {
-            defer(FdbError.KEY_TOO_LARGE.exception());
-            return;
-        }
-        if (param.length > VALUE_SIZE_LIMIT) {
-            defer(FdbError.VALUE_TOO_LARGE.exception());
-            return;
-        }
-        try {
-            if (stampedKey) {
-                Versionstamps.offsetOf(key);
-            } else if (stampedValue) {
-                Versionstamps.offsetOf(param);
-            }
-        } catch (FDBException e) {
-            defer(e);
-            return;
-        }
         boolean addConflict = takeWriteConflictFlag();
         if (stampedKey) {
             // The final key is unknown until commit: reads of where it may land are unreadable,
             // and there is no write conflict range for it.
-            byte[][] range = possibleStampedKeys(key);
+            byte[][] range = KeyRules.possibleStampedKeys(key, readVersion, maxReadKey());
             writesForUpdate().addUnreadableRange(range[0], range[1]);
         } else if (stampedValue) {
             writesForUpdate().setVersionstampedValue(key);
@@ -948,29 +788,8 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         addMutation(new Mutation(code, key, param));
         if (!stampedKey) {
             // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
-            triggerWatches(key, ByteKeys.keyAfter(key), null, false);
+            watches.trigger(key, ByteKeys.keyAfter(key), null, false);
         }
-    }
-
-    /**
-     * The keys a versionstamped key may become: the stamp can only be greater than this
-     * transaction's read version (or anything, without one), so the range runs from the key
-     * with the smallest possible stamp to the key with an all-{@code \xff} stamp
-     * (FoundationDB's {@code getVersionstampKeyRange}).
-     */
-    private byte[][] possibleStampedKeys(byte[] keyWithOffset) {
-        int offset = Versionstamps.offsetOf(keyWithOffset);
-        byte[] key = Arrays.copyOf(keyWithOffset, keyWithOffset.length - 4);
-        byte[] low = key.clone();
-        long floor = readVersion > 0 ? readVersion : 0;
-        for (int i = 0; i < 8; i++) {
-            low[offset + i] = (byte) (floor >>> (56 - 8 * i));
-        }
-        low[offset + 8] = 0;
-        low[offset + 9] = 0;
-        byte[] high = key.clone();
-        Arrays.fill(high, offset, offset + 10, (byte) 0xff);
-        return new byte[][] {low, ByteKeys.min(ByteKeys.keyAfter(high), maxReadKey())};
     }
 
     /** Records a write; the running size counts it as RYW's approximateSize does, overhead included. */
@@ -980,27 +799,6 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     }
 
     // ---------------------------------------------------------------- watches
-
-    /**
-     * A watch waiting for its transaction to commit, with what RYW tracks for it
-     * ({@code Watch} in {@code NativeAPI}): the value its read saw, and whether the
-     * transaction has since written the key itself.
-     */
-    private static final class PendingWatch {
-        final byte[] key;
-        final CompletableFuture<Void> future;
-        /** The watch's read of the key: what the watch compares against once active. */
-        CompletableFuture<byte[]> read;
-        boolean valuePresent;
-        byte[] value;
-        boolean setPresent;
-        byte[] setValue;
-
-        PendingWatch(byte[] key, CompletableFuture<Void> future) {
-            this.key = key;
-            this.future = future;
-        }
-    }
 
     @Override
     public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
@@ -1016,7 +814,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
             return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
         }
-        if (key.length > keySizeLimit(key)) {
+        if (key.length > KeyRules.keySizeLimit(key)) {
             return CompletableFuture.failedFuture(FdbError.KEY_TOO_LARGE.exception());
         }
         if (!engine.watches().tryReserve()) {
@@ -1024,92 +822,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
         future.whenComplete((v, t) -> engine.watches().release());
-        PendingWatch p = new PendingWatch(key, future);
-        watches.add(p);
+        TransactionWatches.PendingWatch p = watches.add(key, future);
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.
         p.read = get(key, false);
-        p.read.whenComplete((value, error) -> onWatchRead(p, value, error));
+        p.read.whenComplete((value, error) -> watches.onWatchRead(p, value, error));
         return future;
     }
 
-    /** The watch's read finished: it fails with the read, or fires if an own write already differs. */
-    private void onWatchRead(PendingWatch p, byte[] value, Throwable error) {
-        boolean fire = false;
-        synchronized (this) {
-            if (p.future.isDone()) {
-                return;
-            }
-            if (error == null) {
-                p.valuePresent = true;
-                p.value = value;
-                fire = p.setPresent && !Arrays.equals(p.setValue, value);
-            }
-            if (error != null || fire) {
-                watches.remove(p);
-            }
-        }
-        if (error != null) {
-            Throwable cause = unwrap(error);
-            executor.execute(() -> p.future.completeExceptionally(cause));
-        } else if (fire) {
-            executor.execute(() -> p.future.complete(null));
-        }
-    }
-
-    /**
-     * RYW {@code triggerWatches}: this transaction wrote the keys in {@code [begin, end)}. A
-     * pending watch there fires at once, before any commit, if the write gives the key a value
-     * other than the one the watch saw (or than an earlier own write), or one not known until
-     * commit (an atomic operation); otherwise the watch notes the written value.
-     */
-    private void triggerWatches(byte[] begin, byte[] end, byte[] newValue, boolean valueKnown) {
-        if (watches.isEmpty()) {
-            return;
-        }
-        for (java.util.Iterator<PendingWatch> it = watches.iterator(); it.hasNext(); ) {
-            PendingWatch p = it.next();
-            if (ByteKeys.compare(p.key, begin) < 0 || ByteKeys.compare(p.key, end) >= 0) {
-                continue;
-            }
-            if (p.future.isDone()) {
-                it.remove();
-            } else if (!valueKnown
-                    || (p.setPresent && !Arrays.equals(p.setValue, newValue))
-                    || (p.valuePresent && !Arrays.equals(p.value, newValue))) {
-                it.remove();
-                CompletableFuture<Void> f = p.future;
-                executor.execute(() -> f.complete(null));
-            } else {
-                p.setPresent = true;
-                p.setValue = newValue;
-            }
-        }
-    }
-
-    /**
-     * Activates pending watches after commit ({@code setupWatches}): each compares the value
-     * its read saw with the key's value from now on, so a change since that read fires it at
-     * once. (A differing own write already fired it.)
-     */
-    private void activateWatches(List<PendingWatch> list) {
-        for (PendingWatch p : list) {
-            p.read.whenComplete((seen, error) -> {
-                if (error != null) {
-                    Throwable cause = unwrap(error);
-                    executor.execute(() -> p.future.completeExceptionally(cause));
-                    return;
-                }
-                engine.pipeline().execute(
-                        () -> engine.watches().register(new Watch(p.key, seen, p.future, executor), engine.store().latest(p.key)));
-            });
-            p.future.whenComplete((v, t) -> {
-                if (p.future.isCancelled()) {
-                    engine.pipeline().execute(() -> engine.watches().remove(p.key, p.future));
-                }
-            });
-        }
-    }
 
     // ---------------------------------------------------------------- commit
 
@@ -1161,9 +881,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                     CompletableFuture<byte[]> vs = versionstamp;
                     executor.execute(() -> vs.completeExceptionally(FdbError.NO_COMMIT_VERSION.exception()));
                 }
-                List<PendingWatch> list = new ArrayList<>(watches);
-                watches.clear();
-                activateWatches(list);
+                watches.activate(watches.takeAll());
                 if (timeoutTask != null) {
                     timeoutTask.cancel(false);
                 }
@@ -1186,69 +904,22 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
             List<byte[]> reads = readConflicts;
             if (rv >= 0 && reads.isEmpty() && !options.causalWriteRisky) {
-                reads = selfConflictRange();
+                reads = ReadConflicts.selfConflictRange();
             }
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
         }
-        long halfDelay = engine.latency().commitMicros() / 2;
-        Runnable submit = () -> {
-            switch (fault) {
-                case NOT_COMMITTED -> request.result().completeExceptionally(FdbError.NOT_COMMITTED.exception());
-                case UNKNOWN_RESULT_NOT_COMMITTED -> request.result().completeExceptionally(FdbError.COMMIT_UNKNOWN_RESULT.exception());
-                case TRANSACTION_TOO_OLD -> request.result().completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
-                default -> engine.pipeline().submit(request);
-            }
-        };
-        request.result().whenComplete((committed, error) -> {
-            Throwable outcome = error;
-            if (error == null && fault == FaultPolicy.Fault.UNKNOWN_RESULT_COMMITTED) {
-                outcome = FdbError.COMMIT_UNKNOWN_RESULT.exception();
-            }
-            Throwable finalOutcome = outcome;
-            // Safe on the sequencer or timer thread: the futures completed here run no user code.
-            Runnable finish = () -> finishCommit(result, finalOutcome == null ? committed : null, finalOutcome);
-            if (halfDelay == 0) {
-                finish.run();
-            } else {
-                engine.timer().schedule(finish, halfDelay, TimeUnit.MICROSECONDS);
-            }
-        });
-        if (halfDelay == 0) {
-            submit.run();
-        } else {
-            engine.timer().schedule(submit, halfDelay, TimeUnit.MICROSECONDS);
-        }
-    }
-
-    /**
-     * FoundationDB's client makes a write transaction whose read and write conflict ranges
-     * do not meet self-conflicting (NativeAPI {@code makeSelfConflicting}, unless
-     * {@code causal_write_risky}): it adds a random key under {@code \\xff/SC/} to both. The
-     * range conflicts with nothing, but it gives every write transaction a read conflict
-     * range, so the resolver's too-old rule fails a blind write whose read version left the
-     * 5 s window with 1007. Only that effect is observable, and only for transactions without
-     * read conflict ranges of their own, so only those get the read half, and no write half
-     * that would grow the conflict history.
-     */
-    private static List<byte[]> selfConflictRange() {
-        byte[] key = new byte[SELF_CONFLICT_PREFIX.length + 16];
-        System.arraycopy(SELF_CONFLICT_PREFIX, 0, key, 0, SELF_CONFLICT_PREFIX.length);
-        byte[] random = new byte[16];
-        ThreadLocalRandom.current().nextBytes(random);
-        System.arraycopy(random, 0, key, SELF_CONFLICT_PREFIX.length, 16);
-        return List.of(key, ByteKeys.keyAfter(key));
+        CommitDelivery.deliver(engine, request, fault, (committed, error) -> finishCommit(result, committed, error));
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
-        List<PendingWatch> list;
+        List<TransactionWatches.PendingWatch> list;
         CompletableFuture<byte[]> vs;
         synchronized (this) {
             if (!pending.remove(result)) {
                 return; // cancelled or timed out meanwhile; those already failed the futures
             }
-            list = new ArrayList<>(watches);
-            watches.clear();
+            list = watches.takeAll();
             vs = versionstamp;
             if (committed != null) {
                 state = State.COMMITTED;
@@ -1261,16 +932,14 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
             }
         }
         if (committed != null) {
-            activateWatches(list);
+            watches.activate(list);
             if (vs != null) {
                 vs.complete(committed.versionstamp());
             }
             result.complete(null);
         } else {
             Throwable e = unwrap(error);
-            for (PendingWatch w : list) {
-                executor.execute(() -> w.future.completeExceptionally(e));
-            }
+            watches.fail(list, e);
             if (vs != null) {
                 vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception());
             }
@@ -1283,11 +952,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
      * {@code transaction_invalid_version} whatever the error (NativeAPI {@code commitAndWatch}).
      */
     private void failCommitFollowers(FDBException e) {
-        for (PendingWatch w : watches) {
-            CompletableFuture<Void> f = w.future;
-            executor.execute(() -> f.completeExceptionally(e));
-        }
-        watches.clear();
+        watches.failAll(e);
         if (versionstamp != null) {
             CompletableFuture<byte[]> vs = versionstamp;
             executor.execute(() -> vs.completeExceptionally(FdbError.TRANSACTION_INVALID_VERSION.exception()));
@@ -1347,24 +1012,15 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
                 closeAfterRetryDecision();
                 return CompletableFuture.failedFuture(fail);
             }
-            boolean retryable = RetryPolicy.isRetryable(code);
-            boolean underLimit = options.retryLimit < 0 || retries < options.retryLimit;
-            if (!retryable || !underLimit) {
+            if (!RetryBackoff.shouldRetry(code, options.retryLimit, retries)) {
                 closeAfterRetryDecision();
                 return CompletableFuture.failedFuture(e);
             }
             next = options.retryCopy(db.defaults);
-            double maxDelay = options.maxRetryDelayMillis;
-            if (code == 1007 || code == 1009) {
-                // FoundationDB retries these after a fixed short delay (FUTURE_VERSION_RETRY_DELAY).
-                delayMicros = (long) (Math.min(INITIAL_BACKOFF_MILLIS, maxDelay) * 1_000);
-            } else {
-                // Jittered exponential backoff, as NativeAPI's getBackoff: uniform in [0, backoff).
-                delayMicros = (long) (Math.min(backoffMillis, maxDelay) * 1_000 * ThreadLocalRandom.current().nextDouble());
-            }
+            delayMicros = RetryBackoff.delayMicros(code, backoffMillis, options.maxRetryDelayMillis);
             closeAfterRetryDecision();
         }
-        double nextBackoff = Math.min(backoffMillis * 2, Math.max(options.maxRetryDelayMillis, 0.001));
+        double nextBackoff = RetryBackoff.nextBackoffMillis(backoffMillis, options.maxRetryDelayMillis);
         Supplier<Transaction> fresh = () -> {
             EngineTransaction t = new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
             FDBException timedOut;
@@ -1399,11 +1055,7 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
         if (reset == null) {
             reset = cancelled;
         }
-        for (PendingWatch w : watches) {
-            CompletableFuture<Void> f = w.future;
-            executor.execute(() -> f.completeExceptionally(cancelled));
-        }
-        watches.clear();
+        watches.failAll(cancelled);
         if (timeoutTask != null) {
             timeoutTask.cancel(false);
         }
@@ -1427,34 +1079,5 @@ final class EngineTransaction extends ReadOverloads implements Transaction {
     @Override
     public Executor getExecutor() {
         return executor;
-    }
-
-    @Override
-    public <T> T run(Function<? super Transaction, T> retryable) {
-        return retryable.apply(this);
-    }
-
-    @Override
-    public <T> CompletableFuture<T> runAsync(Function<? super Transaction, ? extends CompletableFuture<T>> retryable) {
-        return applySafely(retryable, this);
-    }
-
-    @Override
-    public <T> T read(Function<? super ReadTransaction, T> retryable) {
-        return retryable.apply(this);
-    }
-
-    @Override
-    public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable) {
-        return applySafely(retryable, this);
-    }
-
-    static <I, T> CompletableFuture<T> applySafely(Function<? super I, ? extends CompletableFuture<T>> fn, I input) {
-        try {
-            CompletableFuture<T> f = fn.apply(input);
-            return f != null ? f : CompletableFuture.failedFuture(new NullPointerException("the function returned a null future"));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 }

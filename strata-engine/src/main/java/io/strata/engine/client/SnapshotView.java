@@ -103,7 +103,7 @@ final class SnapshotView extends ReadOverloads {
 
     @Override
     public <T> CompletableFuture<T> readAsync(Function<? super ReadTransaction, ? extends CompletableFuture<T>> retryable) {
-        return EngineTransaction.applySafely(retryable, this);
+        return TransactionOverloads.applySafely(retryable, this);
     }
 
     @Override
