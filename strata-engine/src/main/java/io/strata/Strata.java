@@ -9,10 +9,6 @@ import io.strata.engine.fault.LatencyModel;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -71,7 +67,7 @@ public final class Strata {
             return this;
         }
 
-        /** Executor of transaction callbacks (default: a cached pool of daemon threads, owned by the database). */
+        /** Executor of transaction callbacks (default: the engine's own pool of daemon threads). */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor);
             return this;
@@ -85,11 +81,7 @@ public final class Strata {
 
         public Database inMemory() {
             Engine engine = new Engine(faults, latency, nanoTime);
-            if (executor != null) {
-                return new EngineDatabase(engine, executor, null);
-            }
-            ExecutorService pool = Executors.newCachedThreadPool(daemonThreads());
-            return new EngineDatabase(engine, pool, pool);
+            return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
         }
 
         public Database open(Path directory) {
@@ -98,13 +90,5 @@ public final class Strata {
                     + "version of Strata; use Strata.inMemory() (data is lost on close)");
         }
 
-        private static ThreadFactory daemonThreads() {
-            AtomicInteger n = new AtomicInteger();
-            return r -> {
-                Thread t = new Thread(r, "strata-executor-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            };
-        }
     }
 }

@@ -8,6 +8,8 @@ import io.strata.engine.version.VersionClock;
 import io.strata.engine.watch.WatchRegistry;
 
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +28,7 @@ public final class Engine implements AutoCloseable {
     private final VersionClock clock;
     private final CommitPipeline pipeline;
     private final ScheduledExecutorService timer;
+    private final ForkJoinPool pool;
     private final FaultPolicy faults;
     private final LatencyModel latency;
 
@@ -34,7 +37,8 @@ public final class Engine implements AutoCloseable {
         this.latency = latency;
         int id = INSTANCES.incrementAndGet();
         this.clock = new VersionClock(nanoTime, 0);
-        this.pipeline = new CommitPipeline(store, clock, watches, "strata-sequencer-" + id);
+        this.pool = newPool(id);
+        this.pipeline = new CommitPipeline(store, clock, watches, pool, "strata-sequencer-" + id);
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
             Thread th = Executors.defaultThreadFactory().newThread(r);
             th.setName("strata-timer-" + id);
@@ -44,6 +48,29 @@ public final class Engine implements AutoCloseable {
         // Timeouts are usually cancelled long before they fire: do not let them pile up.
         t.setRemoveOnCancelPolicy(true);
         this.timer = t;
+    }
+
+    /**
+     * The engine's worker pool: completes commit batches, and is the default executor of
+     * transactions. A {@link ForkJoinPool} in FIFO mode: busy workers take the next task
+     * without parking, which a cached pool's hand-off cannot do, and a callback blocked in
+     * {@code CompletableFuture.join} is a managed block that the pool compensates for.
+     */
+    private static ForkJoinPool newPool(int id) {
+        AtomicInteger n = new AtomicInteger();
+        ForkJoinPool.ForkJoinWorkerThreadFactory factory = p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("strata-worker-" + id + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        // Twice the cores: callbacks may block briefly; the pool grows further for managed blocks.
+        return new ForkJoinPool(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()), factory, null, true);
+    }
+
+    /** The default executor of transactions and the completer of commit batches. */
+    public ForkJoinPool pool() {
+        return pool;
     }
 
     public VersionedStore store() {
@@ -78,5 +105,6 @@ public final class Engine implements AutoCloseable {
     public void close() {
         pipeline.close();
         timer.shutdownNow();
+        pool.shutdown();
     }
 }

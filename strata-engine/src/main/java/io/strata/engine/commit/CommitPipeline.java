@@ -11,6 +11,7 @@ import io.strata.engine.watch.WatchRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -60,12 +61,18 @@ public final class CommitPipeline implements AutoCloseable {
     private final ConflictWindow history = new ConflictWindow();
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
+    private final Executor completions;
 
     private volatile long visibleVersion;
     private volatile boolean closed;
     private long lastPruneVersion;
 
-    public CommitPipeline(VersionedStore store, VersionClock clock, WatchRegistry watches, String name) {
+    /**
+     * @param completions runs each batch's completions, so that waking the committers (an
+     *                    unpark per blocked caller) costs the sequencer one hand-off per batch
+     */
+    public CommitPipeline(VersionedStore store, VersionClock clock, WatchRegistry watches, Executor completions, String name) {
+        this.completions = completions;
         this.store = store;
         this.clock = clock;
         this.watches = watches;
@@ -170,9 +177,12 @@ public final class CommitPipeline implements AutoCloseable {
         }
         watches.fireChanged();
         if (done != null) {
-            for (CommitRequest req : done) {
-                req.result.complete(new CommitResult(version, req.orderInBatch));
-            }
+            List<CommitRequest> accepted = done;
+            completions.execute(() -> {
+                for (CommitRequest req : accepted) {
+                    req.result.complete(new CommitResult(version, req.orderInBatch));
+                }
+            });
         }
     }
 

@@ -3,7 +3,6 @@ package io.strata.engine.resolver;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.TreeMap;
 
 /**
  * The resolver's memory of committed writes over the 5 s window, kept as a short queue of
@@ -30,22 +29,41 @@ import java.util.TreeMap;
  * the sequencer thread; not thread-safe.
  */
 public final class ConflictWindow {
-    /** One second of versions per generation: at most six generations span the 5 s window. */
+    /** At most one second of versions per generation, so that pruning frees memory steadily. */
     static final long GENERATION_VERSIONS = 1_000_000L;
+    /**
+     * Writes per generation before it is sealed into sorted arrays and a new one begins: large
+     * enough that the sort is cheap per write, small enough that an active generation's linear
+     * range scan stays short.
+     */
+    static final int DEFAULT_GENERATION_WRITES = 4_096;
+
+    private final int generationWrites;
+
+    public ConflictWindow() {
+        this(DEFAULT_GENERATION_WRITES);
+    }
+
+    /** @param generationWrites writes after which a generation is sealed (tests use small values) */
+    public ConflictWindow(int generationWrites) {
+        this.generationWrites = generationWrites;
+    }
 
     /** Oldest first. */
     private final ArrayDeque<Generation> generations = new ArrayDeque<>();
 
     /**
      * One generation's writes. Single-key writes {@code [k, k\x00)} — almost all of them —
-     * go to {@code points}, one tree insertion each; other ranges go to the step function
-     * of {@link ConflictHistory}, which costs several. A read range conflicts if either does.
+     * go to {@link PointWrites} at O(1) each; other ranges go to the step function of
+     * {@link ConflictHistory}, which costs several tree operations. A read range conflicts if
+     * either reports a newer write in it.
      */
     private static final class Generation {
-        final TreeMap<byte[], Long> points = new TreeMap<>(Arrays::compareUnsigned);
+        final PointWrites points = new PointWrites();
         final ConflictHistory ranges = new ConflictHistory();
         final long firstVersion;
         long lastVersion;
+        int writes;
 
         Generation(long firstVersion) {
             this.firstVersion = firstVersion;
@@ -54,26 +72,18 @@ public final class ConflictWindow {
 
         void addWrite(byte[] begin, byte[] end, long version) {
             if (isSingleKey(begin, end)) {
-                points.put(begin, version);
+                points.add(begin, version);
             } else {
                 ranges.addWrite(begin, end, version);
             }
+            writes++;
         }
 
         boolean conflicts(byte[] begin, byte[] end, long readVersion) {
-            if (isSingleKey(begin, end)) {
-                Long v = points.get(begin);
-                if (v != null && v > readVersion) {
-                    return true;
-                }
-            } else if (!points.isEmpty()) {
-                for (Long v : points.subMap(begin, true, end, false).values()) {
-                    if (v > readVersion) {
-                        return true;
-                    }
-                }
-            }
-            return ranges.conflicts(begin, end, readVersion);
+            boolean pointHit = isSingleKey(begin, end)
+                    ? points.conflictsPoint(begin, readVersion)
+                    : points.size() > 0 && points.conflictsRange(begin, end, readVersion);
+            return pointHit || ranges.conflicts(begin, end, readVersion);
         }
 
         int size() {
@@ -90,7 +100,10 @@ public final class ConflictWindow {
     /** Records that {@code [begin, end)} was written at {@code commitVersion} (non-decreasing). */
     public void addWrite(byte[] begin, byte[] end, long commitVersion) {
         Generation newest = generations.peekLast();
-        if (newest == null || commitVersion - newest.firstVersion >= GENERATION_VERSIONS) {
+        if (newest == null || commitVersion - newest.firstVersion >= GENERATION_VERSIONS || newest.writes >= generationWrites) {
+            if (newest != null) {
+                newest.points.seal();
+            }
             newest = new Generation(commitVersion);
             generations.addLast(newest);
         }

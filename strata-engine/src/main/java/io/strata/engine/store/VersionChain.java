@@ -3,9 +3,8 @@ package io.strata.engine.store;
 /**
  * The versions of one key, newest first. A null value is a tombstone (the key was cleared).
  *
- * <p>One writer prepends with a volatile write; readers walk the immutable-once-published
- * nodes without locking. Only {@link #pruneBefore} cuts the tail, and it cuts only entries
- * older than the newest entry at or below the floor, which no admitted reader can need.
+ * <p>One writer prepends with a volatile write; readers walk the published nodes without
+ * locking. Pruning cuts a chain after a given node in O(1) (see {@link VersionedStore}).
  */
 final class VersionChain {
     /** A version of the key. {@code next} is cut by pruning only. */
@@ -13,6 +12,11 @@ final class VersionChain {
         final long version;
         final byte[] value;
         volatile Node next;
+        /**
+         * Replaced by a second write in the same version: no longer in the chain, so its
+         * pruning entry must not cut anything. Writer-only.
+         */
+        boolean replaced;
 
         Node(long version, byte[] value, Node next) {
             this.version = version;
@@ -41,42 +45,34 @@ final class VersionChain {
      * Records {@code value} at {@code version}; a second write in the same version (same
      * commit batch) replaces the first, since no reader can see that version yet.
      *
-     * @return the change in held bytes
+     * @return the node now holding the write
      */
-    long write(long version, byte[] value, int keyLength) {
+    Node write(long version, byte[] value) {
         Node h = head;
-        long delta = keyLength + (value == null ? 0 : value.length);
+        Node n;
         if (h != null && h.version == version) {
-            delta -= keyLength + (h.value == null ? 0 : h.value.length);
-            head = new Node(version, value, h.next);
+            h.replaced = true;
+            n = new Node(version, value, h.next);
         } else {
-            head = new Node(version, value, h);
+            n = new Node(version, value, h);
         }
-        return delta;
+        head = n;
+        return n;
     }
 
     /**
-     * Drops every entry older than the newest entry at or below {@code floor}.
+     * Called when {@code n}'s version falls below the readable floor: no admitted reader
+     * can walk past {@code n} any more (it stops at {@code n} or at a newer node), so every
+     * older node goes. Older nodes' own entries came first and cut their tails, so this
+     * drops at most one node.
      *
-     * @return bytes released
+     * @return true when the chain is now only an old tombstone, so the key can be removed
      */
-    long pruneBefore(long floor, int keyLength) {
-        for (Node n = head; n != null; n = n.next) {
-            if (n.version <= floor) {
-                long released = 0;
-                for (Node old = n.next; old != null; old = old.next) {
-                    released += keyLength + (old.value == null ? 0 : old.value.length);
-                }
-                n.next = null;
-                return released;
-            }
+    boolean pruneAfter(Node n) {
+        if (n.replaced) {
+            return false;
         }
-        return 0;
-    }
-
-    /** True when the only entry is a tombstone at or below the floor: the key can go. */
-    boolean isOnlyOldTombstone(long floor) {
-        Node h = head;
-        return h != null && h.value == null && h.next == null && h.version <= floor;
+        n.next = null;
+        return head == n && n.value == null;
     }
 }

@@ -29,10 +29,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * head or the new one, both consistent.
  *
  * <h2>Pruning</h2>
- * Every write records (version, key) in a FIFO owned by the writer. {@link #pruneBefore}
- * walks the FIFO up to the window's floor and cuts each touched chain after its newest
- * entry at or below the floor; a chain left with only an old tombstone is removed from the
- * map. Cost is proportional to the writes that left the window, never to the data size.
+ * Every write records (key, the chain node it created) in a FIFO owned by the writer, in
+ * version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
+ * no admitted reader can walk past that node any more, so the chain is cut right after it —
+ * O(1), no walk — and a chain left with only an old tombstone is removed from the map. Cost
+ * is proportional to the writes that left the window, never to the data size or to how
+ * many versions a hot key has.
  * Readers with a read version below the floor must be refused ({@code transaction_too_old}):
  * {@link #oldestReadableVersion()} tells the floor, and readers re-check it after reading,
  * so a read that raced with pruning is refused rather than answered wrongly.
@@ -48,14 +50,13 @@ public final class VersionedStore {
      */
     private final ConcurrentHashMap<KeyRef, VersionChain> index = new ConcurrentHashMap<>();
 
-    /** A write to remember for pruning. */
-    private record Dirty(long version, byte[] key) {}
+    /** A write to remember for pruning: the key and the chain node it created. */
+    private record Dirty(byte[] key, VersionChain.Node node) {}
 
     /** Writer-owned: every write, oldest first, for pruning. */
     private final ArrayDeque<Dirty> dirty = new ArrayDeque<>();
 
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
-    private long approximateBytes;
 
     /** The value of {@code key} at {@code version}, or null when absent. */
     public byte[] get(byte[] key, long version) {
@@ -78,16 +79,14 @@ public final class VersionedStore {
             index.put(ref, chain);
             map.put(key, chain);
         }
-        approximateBytes += chain.write(version, value, key.length);
-        noteDirty(key, version);
+        dirty.addLast(new Dirty(key, chain.write(version, value)));
     }
 
     /** Clears {@code key} at {@code version}; writer only. */
     public void clear(byte[] key, long version) {
         VersionChain chain = index.get(new KeyRef(key));
         if (chain != null && chain.latestValue() != null) {
-            approximateBytes += chain.write(version, null, key.length);
-            noteDirty(key, version);
+            dirty.addLast(new Dirty(key, chain.write(version, null)));
         }
     }
 
@@ -99,14 +98,9 @@ public final class VersionedStore {
         for (Map.Entry<byte[], VersionChain> e : map.subMap(begin, true, end, false).entrySet()) {
             VersionChain chain = e.getValue();
             if (chain.latestValue() != null) {
-                approximateBytes += chain.write(version, null, e.getKey().length);
-                noteDirty(e.getKey(), version);
+                dirty.addLast(new Dirty(e.getKey(), chain.write(version, null)));
             }
         }
-    }
-
-    private void noteDirty(byte[] key, long version) {
-        dirty.addLast(new Dirty(version, key));
     }
 
     /**
@@ -119,16 +113,12 @@ public final class VersionedStore {
         }
         // Publish the floor first: a reader that checks after reading sees it and refuses.
         oldestReadableVersion = floor;
-        while (!dirty.isEmpty() && dirty.peekFirst().version() < floor) {
-            byte[] key = dirty.pollFirst().key();
-            KeyRef ref = new KeyRef(key);
+        while (!dirty.isEmpty() && dirty.peekFirst().node().version < floor) {
+            Dirty d = dirty.pollFirst();
+            KeyRef ref = new KeyRef(d.key());
             VersionChain chain = index.get(ref);
-            if (chain == null) {
-                continue;
-            }
-            approximateBytes -= chain.pruneBefore(floor, key.length);
-            if (chain.isOnlyOldTombstone(floor)) {
-                map.remove(key, chain);
+            if (chain != null && chain.pruneAfter(d.node())) {
+                map.remove(d.key(), chain);
                 index.remove(ref, chain);
             }
         }
@@ -191,11 +181,6 @@ public final class VersionedStore {
     /** Number of keys held, including tombstones inside the window. */
     public int keyCount() {
         return map.size();
-    }
-
-    /** Bytes of keys and values of all versions held; a writer-side estimate. */
-    public long approximateBytes() {
-        return approximateBytes;
     }
 
     /** Skips keys absent at the read version. */

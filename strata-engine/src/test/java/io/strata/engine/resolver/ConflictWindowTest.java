@@ -57,9 +57,9 @@ class ConflictWindowTest {
      * Keys are compared as {@code (index, suffix)} where a single key's end {@code a\x00} sorts
      * just after {@code a}.
      */
-    @Property(tries = 300)
-    void agreesWithAListOfAllWrites(@ForAll("ops") List<int[]> ops) {
-        ConflictWindow w = new ConflictWindow();
+    @Property(tries = 500)
+    void agreesWithAListOfAllWrites(@ForAll("ops") List<int[]> ops, @ForAll("generationWrites") int generationWrites) {
+        ConflictWindow w = new ConflictWindow(generationWrites);
         List<long[]> all = new ArrayList<>(); // begin*2, end*2 (odd = key + \x00), version
         long version = 1;
         for (int[] op : ops) {
@@ -96,10 +96,16 @@ class ConflictWindowTest {
         return Arrays.copyOf(key, key.length + 1);
     }
 
+    /** Tiny generations seal after every few writes, so sealed and active paths both run. */
+    @Provide
+    Arbitrary<Integer> generationWrites() {
+        return Arbitraries.of(1, 2, 3, 5, ConflictWindow.DEFAULT_GENERATION_WRITES);
+    }
+
     @Provide
     Arbitrary<List<int[]>> ops() {
         Arbitrary<int[]> op = Arbitraries.integers().between(0, 6).array(int[].class).ofSize(2)
-                .flatMap(be -> Arbitraries.longs().between(1, 3 * ConflictWindow.GENERATION_VERSIONS)
+                .flatMap(be -> Arbitraries.oneOf(Arbitraries.longs().between(0, 3), Arbitraries.longs().between(1, 3 * ConflictWindow.GENERATION_VERSIONS))
                         .map(gap -> new int[] {be[0], be[1], (int) Math.min(gap, Integer.MAX_VALUE)}));
         return op.list().ofMinSize(1).ofMaxSize(12);
     }

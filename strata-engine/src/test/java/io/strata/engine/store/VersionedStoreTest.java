@@ -73,6 +73,39 @@ class VersionedStoreTest {
     }
 
     @Test
+    void pruningAHotKeyKeepsEveryVersionAtOrAboveTheFloor() {
+        VersionedStore s = new VersionedStore();
+        for (int v = 1; v <= 100; v++) {
+            s.set(k("hot"), new byte[] {(byte) v}, v);
+            if (v == 40) {
+                s.set(k("hot"), new byte[] {(byte) 200}, v); // a second write in the same batch
+            }
+        }
+        s.pruneBefore(50);
+        for (int v = 50; v <= 100; v++) {
+            byte[] value = s.get(k("hot"), v);
+            assertThat(value).containsExactly((byte) v);
+        }
+        s.pruneBefore(101);
+        byte[] newest = s.get(k("hot"), 101);
+        assertThat(newest).containsExactly((byte) 100);
+    }
+
+    @Test
+    void aKeyClearedBeforeTheFloorDisappearsButOneClearedAfterItStays() {
+        VersionedStore s = new VersionedStore();
+        s.set(k("a"), k("1"), 10);
+        s.set(k("b"), k("1"), 10);
+        s.clearRange(k("a"), k("c"), 20);
+        s.set(k("b"), k("2"), 30);
+        s.pruneBefore(25);
+        assertThat(s.keyCount()).isEqualTo(1);
+        byte[] b = s.get(k("b"), 30);
+        assertThat(b).isEqualTo(k("2"));
+        assertThat(s.get(k("b"), 25)).isNull();
+    }
+
+    @Test
     void splitPointsCutTheRangeIntoChunksOfTheRequestedSize() {
         VersionedStore s = new VersionedStore();
         for (int i = 0; i < 10; i++) {
