@@ -79,10 +79,21 @@ public final class ConflictWindow {
             writes++;
         }
 
-        boolean conflicts(byte[] begin, byte[] end, long readVersion) {
-            boolean pointHit = isSingleKey(begin, end)
-                    ? points.conflictsPoint(begin, readVersion)
-                    : points.size() > 0 && points.conflictsRange(begin, end, readVersion);
+        /**
+         * @param newest whether this generation still takes writes; an older one is sealed the
+         *               first time a range read reaches it (point reads never need sorting,
+         *               so workloads without range reads never pay for it)
+         */
+        boolean conflicts(byte[] begin, byte[] end, long readVersion, boolean newest) {
+            boolean pointHit;
+            if (isSingleKey(begin, end)) {
+                pointHit = points.conflictsPoint(begin, readVersion);
+            } else {
+                if (!newest) {
+                    points.seal();
+                }
+                pointHit = points.size() > 0 && points.conflictsRange(begin, end, readVersion);
+            }
             return pointHit || ranges.conflicts(begin, end, readVersion);
         }
 
@@ -101,9 +112,6 @@ public final class ConflictWindow {
     public void addWrite(byte[] begin, byte[] end, long commitVersion) {
         Generation newest = generations.peekLast();
         if (newest == null || commitVersion - newest.firstVersion >= GENERATION_VERSIONS || newest.writes >= generationWrites) {
-            if (newest != null) {
-                newest.points.seal();
-            }
             newest = new Generation(commitVersion);
             generations.addLast(newest);
         }
@@ -114,14 +122,16 @@ public final class ConflictWindow {
     /** True when a write newer than {@code readVersion} meets {@code [begin, end)}. */
     public boolean conflicts(byte[] begin, byte[] end, long readVersion) {
         Iterator<Generation> newestFirst = generations.descendingIterator();
+        boolean newest = true;
         while (newestFirst.hasNext()) {
             Generation g = newestFirst.next();
             if (g.lastVersion <= readVersion) {
                 return false; // this and every older generation hold only older writes
             }
-            if (g.conflicts(begin, end, readVersion)) {
+            if (g.conflicts(begin, end, readVersion, newest)) {
                 return true;
             }
+            newest = false;
         }
         return false;
     }

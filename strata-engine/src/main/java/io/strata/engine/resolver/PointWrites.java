@@ -9,6 +9,7 @@ import java.util.Map;
 /**
  * Single-key writes {@code [k, k\x00)} of one {@link ConflictWindow} generation, built for
  * the sequencer's hot path: recording a write must cost O(1), not a tree descent.
+ * (The sort is deferred to the first range read that needs it.)
  *
  * <h2>Two phases</h2>
  * <ul>
@@ -62,7 +63,7 @@ final class PointWrites {
         return sortedKeys != null;
     }
 
-    /** Records a write of {@code key} at {@code version} (non-decreasing); active phase only. */
+    /** Records a write of {@code key} at {@code version} (non-decreasing); before sealing only. */
     void add(byte[] key, long version) {
         int n = logKeys.size();
         if (n == logVersions.length) {
@@ -118,7 +119,10 @@ final class PointWrites {
         return lo;
     }
 
-    /** Freezes into sorted arrays: one sort per generation instead of a tree insertion per write. */
+    /**
+     * Freezes into sorted arrays — one sort per generation instead of a tree insertion per
+     * write — once no more writes will come; idempotent.
+     */
     void seal() {
         if (sortedKeys != null) {
             return;
