@@ -20,8 +20,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The resolver alone: {@link ConflictHistory} checks and records per second, on the one
- * thread that owns it (the sequencer's).
+ * The resolver alone: conflict checks and records per second, on the one thread that owns
+ * them (the sequencer's). {@code structure} picks {@code window} — {@link ConflictWindow},
+ * what the sequencer uses: generations with O(1) single-key writes — or {@code history} —
+ * {@link ConflictHistory}, the step function over a sorted map that the window keeps for
+ * non-point ranges — so one run shows what the window buys.
  *
  * <p><b>Workload.</b> 100,000 keys of 16 bytes, drawn by {@code distribution} (uniform,
  * scrambled Zipfian 0.99, or sequential; see {@link KeyStream}). The history is first filled
@@ -65,9 +68,21 @@ public class ConflictCheckBenchmark {
     @Param({"uniform", "zipf", "sequential"})
     public String distribution;
 
+    @Param({"window", "history"})
+    public String structure;
+
+    /** The operations both structures share. */
+    private interface Resolver {
+        void addWrite(byte[] begin, byte[] end, long version);
+
+        boolean conflicts(byte[] begin, byte[] end, long readVersion);
+
+        void pruneBefore(long oldestVersion);
+    }
+
     private final byte[][] keys = new byte[KEYS][];
     private final byte[][] keysAfter = new byte[KEYS][];
-    private ConflictHistory history;
+    private Resolver history;
     private KeyStream stream;
     private long version;
     private int inBatch;
@@ -78,7 +93,21 @@ public class ConflictCheckBenchmark {
             keys[i] = Dataset.formatKey(i);
             keysAfter[i] = ByteKeys.keyAfter(keys[i]);
         }
-        history = new ConflictHistory();
+        if (structure.equals("window")) {
+            ConflictWindow w = new ConflictWindow();
+            history = new Resolver() {
+                public void addWrite(byte[] b, byte[] e, long v) { w.addWrite(b, e, v); }
+                public boolean conflicts(byte[] b, byte[] e, long rv) { return w.conflicts(b, e, rv); }
+                public void pruneBefore(long v) { w.pruneBefore(v); }
+            };
+        } else {
+            ConflictHistory h = new ConflictHistory();
+            history = new Resolver() {
+                public void addWrite(byte[] b, byte[] e, long v) { h.addWrite(b, e, v); }
+                public boolean conflicts(byte[] b, byte[] e, long rv) { return h.conflicts(b, e, rv); }
+                public void pruneBefore(long v) { h.pruneBefore(v); }
+            };
+        }
         stream = KeyStream.of(distribution, KEYS, 11);
         version = 1;
         KeyStream fillOrder = KeyStream.of("uniform", KEYS, 13);
@@ -114,11 +143,11 @@ public class ConflictCheckBenchmark {
     }
 
     @Benchmark
-    public int addWritePoint() {
+    public long addWritePoint() {
         int k = stream.next();
         history.addWrite(keys[k], keysAfter[k], version);
         advance();
-        return history.size();
+        return version;
     }
 
     @Benchmark
