@@ -4,8 +4,12 @@ import com.apple.foundationdb.Database;
 import io.strata.engine.Engine;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.fault.FaultPolicy;
+import io.strata.engine.durability.DatabaseDirectory;
+import io.strata.engine.durability.Durability;
 import io.strata.engine.fault.LatencyModel;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -32,10 +36,8 @@ public final class Strata {
     }
 
     /**
-     * A durable database in {@code directory}. Durable storage is not available yet: this
-     * always throws, so that no one mistakes an in-memory database for a durable one.
-     *
-     * @throws UnsupportedOperationException always, until durable storage lands
+     * Opens, or creates, the durable database in {@code directory}, with
+     * {@link Durability#FSYNC}: a commit that returned is on disk. See {@link Builder#open}.
      */
     public static Database open(Path directory) {
         return builder().open(directory);
@@ -52,6 +54,7 @@ public final class Strata {
         private LatencyModel latency = LatencyModel.none();
         private Executor executor;
         private LongSupplier nanoTime = System::nanoTime;
+        private Durability durability = Durability.FSYNC;
 
         private Builder() {}
 
@@ -84,11 +87,32 @@ public final class Strata {
             return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
         }
 
-        public Database open(Path directory) {
-            Objects.requireNonNull(directory);
-            throw new UnsupportedOperationException("Strata.open(" + directory + "): durable databases are not available in this "
-                    + "version of Strata; use Strata.inMemory() (data is lost on close)");
+        /** When commits are acknowledged relative to the disk (default {@link Durability#FSYNC}). */
+        public Builder durability(Durability durability) {
+            this.durability = Objects.requireNonNull(durability);
+            return this;
         }
 
+        /**
+         * Opens, or creates, the durable database in {@code directory}: takes the directory's
+         * lock, recovers everything committed before (a torn tail of the log, from a crash
+         * mid-write, is cut off), and logs every commit batch before acknowledging it.
+         *
+         * @throws IllegalStateException when the directory is already open, here or in another process
+         * @throws UncheckedIOException  when it cannot be read or written; its cause is a
+         *                               {@link io.strata.engine.durability.CorruptLogException}
+         *                               naming the file and offset when data is damaged
+         */
+        public Database open(Path directory) {
+            Objects.requireNonNull(directory);
+            DatabaseDirectory.Opened opened;
+            try {
+                opened = DatabaseDirectory.open(directory, durability);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open the Strata database " + directory + ": " + e.getMessage(), e);
+            }
+            Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), opened.lock());
+            return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.strata.engine;
 
+import io.strata.engine.commit.BatchLog;
 import io.strata.engine.commit.CommitPipeline;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.fault.LatencyModel;
@@ -23,7 +24,7 @@ import java.util.function.LongSupplier;
 public final class Engine implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
-    private final VersionedStore store = new VersionedStore();
+    private final VersionedStore store;
     private final WatchRegistry watches = new WatchRegistry();
     private final VersionClock clock;
     private final CommitPipeline pipeline;
@@ -32,13 +33,31 @@ public final class Engine implements AutoCloseable {
     private final FaultPolicy faults;
     private final LatencyModel latency;
 
+    private final AutoCloseable resources;
+
+    /** An engine held in memory only. */
     public Engine(FaultPolicy faults, LatencyModel latency, LongSupplier nanoTime) {
+        this(faults, latency, nanoTime, new VersionedStore(), 0, null, null);
+    }
+
+    /**
+     * An engine over recovered state.
+     *
+     * @param store       the data, as recovered
+     * @param baseVersion every new version is greater than this
+     * @param log         where batches are made durable, or null
+     * @param resources   closed last when the engine closes (the directory lock), or null
+     */
+    public Engine(FaultPolicy faults, LatencyModel latency, LongSupplier nanoTime, VersionedStore store, long baseVersion,
+                  BatchLog log, AutoCloseable resources) {
         this.faults = faults;
         this.latency = latency;
+        this.store = store;
+        this.resources = resources;
         int id = INSTANCES.incrementAndGet();
-        this.clock = new VersionClock(nanoTime, 0);
+        this.clock = new VersionClock(nanoTime, baseVersion);
         this.pool = newPool(id);
-        this.pipeline = new CommitPipeline(store, clock, watches, pool, "strata-sequencer-" + id);
+        this.pipeline = new CommitPipeline(store, clock, watches, pool, log, "strata-sequencer-" + id);
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
             Thread th = Executors.defaultThreadFactory().newThread(r);
             th.setName("strata-timer-" + id);
@@ -103,8 +122,18 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
-        pipeline.close();
-        timer.shutdownNow();
-        pool.shutdown();
+        try {
+            pipeline.close();
+        } finally {
+            timer.shutdownNow();
+            pool.shutdown();
+            if (resources != null) {
+                try {
+                    resources.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("releasing the database's resources failed", e);
+                }
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.strata.engine.commit;
 
+import com.apple.foundationdb.FDBException;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.mutation.AtomicOps;
 import io.strata.engine.mutation.Versionstamps;
@@ -9,6 +10,7 @@ import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
 import io.strata.engine.watch.WatchRegistry;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -70,6 +72,9 @@ public final class CommitPipeline implements AutoCloseable {
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final Executor completions;
+    private final BatchLog log;
+    /** Set when the log failed: every later commit fails with it, nothing more becomes visible. */
+    private volatile FDBException logFailure;
 
     private volatile long visibleVersion;
     private volatile boolean closed;
@@ -80,6 +85,16 @@ public final class CommitPipeline implements AutoCloseable {
      *                    unpark per blocked caller) costs the sequencer one hand-off per batch
      */
     public CommitPipeline(VersionedStore store, VersionClock clock, WatchRegistry watches, Executor completions, String name) {
+        this(store, clock, watches, completions, null, name);
+    }
+
+    /**
+     * @param log where each batch is made durable before it becomes visible, or null for a
+     *            database held in memory only
+     */
+    public CommitPipeline(VersionedStore store, VersionClock clock, WatchRegistry watches, Executor completions,
+                          BatchLog log, String name) {
+        this.log = log;
         this.completions = completions;
         this.store = store;
         this.clock = clock;
@@ -98,6 +113,11 @@ public final class CommitPipeline implements AutoCloseable {
 
     /** Enqueues a commit; its {@link CommitRequest#result()} completes on the sequencer thread. */
     public void submit(CommitRequest request) {
+        FDBException failure = logFailure;
+        if (failure != null) {
+            request.result.completeExceptionally(failure);
+            return;
+        }
         if (closed) {
             request.result.completeExceptionally(FdbError.OPERATION_CANCELLED.exception("the database is closed"));
             return;
@@ -164,6 +184,7 @@ public final class CommitPipeline implements AutoCloseable {
         boolean checkWatches = !watches.isEmpty();
         int order = 0;
         List<CommitRequest> done = null;
+        List<Mutation> effects = log != null ? new ArrayList<>() : null;
         for (Object item : batch) {
             if (!(item instanceof CommitRequest)) {
                 continue;
@@ -181,14 +202,16 @@ public final class CommitPipeline implements AutoCloseable {
             for (int i = 0; i < writes.size(); i += 2) {
                 history.addWrite(writes.get(i), writes.get(i + 1), version);
             }
-            apply(req.mutations, version, order, checkWatches);
+            apply(req.mutations, version, order, checkWatches, effects);
             if (done == null) {
                 done = new ArrayList<>();
             }
             done.add(req);
             req.orderInBatch = order++;
         }
-        // Durability hook: a batch is logged here, before it becomes visible (see the durability issue).
+        if (done != null && log != null && !logged(version, effects, done)) {
+            return;
+        }
         visibleVersion = version;
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
             store.pruneBefore(oldestReadable);
@@ -216,6 +239,27 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes the batch durable before it becomes visible. On failure its commits fail with
+     * {@code io_error} (1510) and so does every later one: the batch's writes sit in the store
+     * at a version that must never be published, and nothing unpersisted is acknowledged.
+     * Reads continue at the last published version.
+     */
+    private boolean logged(long version, List<Mutation> effects, List<CommitRequest> accepted) {
+        try {
+            log.append(version, effects);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            FDBException failure = FdbError.IO_ERROR.exception(
+                    "the commit log could not be written, so this database accepts no more commits (" + e + ")");
+            logFailure = failure;
+            for (CommitRequest req : accepted) {
+                req.result.completeExceptionally(failure);
+            }
+            return false;
+        }
+    }
+
     private boolean conflicts(CommitRequest req) {
         List<byte[]> reads = req.readConflicts;
         for (int i = 0; i < reads.size(); i += 2) {
@@ -226,18 +270,28 @@ public final class CommitPipeline implements AutoCloseable {
         return false;
     }
 
-    private void apply(List<Mutation> mutations, long version, int order, boolean checkWatches) {
+    /**
+     * Applies one transaction's mutations at {@code version}; when {@code effects} is not
+     * null, adds what each one did as a plain set or clear, for the log.
+     */
+    private void apply(List<Mutation> mutations, long version, int order, boolean checkWatches, List<Mutation> effects) {
         byte[] stamp = null;
         for (Mutation m : mutations) {
             byte[] key = m.key();
             switch (m.type()) {
                 case Mutation.SET_VALUE:
                     store.set(key, m.param(), version);
+                    if (effects != null) {
+                        effects.add(m);
+                    }
                     if (checkWatches) {
                         watches.onWrite(key, m.param());
                     }
                     break;
                 case Mutation.CLEAR_RANGE:
+                    if (effects != null) {
+                        effects.add(m);
+                    }
                     if (ByteKeys.isKeyAfter(key, m.param())) {
                         store.clear(key, version);
                         if (checkWatches) {
@@ -254,6 +308,9 @@ public final class CommitPipeline implements AutoCloseable {
                     stamp = stamp != null ? stamp : Versionstamps.versionstamp(version, order);
                     byte[] stampedKey = Versionstamps.substitute(key, stamp);
                     store.set(stampedKey, m.param(), version);
+                    if (effects != null) {
+                        effects.add(new Mutation(Mutation.SET_VALUE, stampedKey, m.param()));
+                    }
                     if (checkWatches) {
                         watches.onWrite(stampedKey, m.param());
                     }
@@ -263,6 +320,9 @@ public final class CommitPipeline implements AutoCloseable {
                     stamp = stamp != null ? stamp : Versionstamps.versionstamp(version, order);
                     byte[] stampedValue = Versionstamps.substitute(m.param(), stamp);
                     store.set(key, stampedValue, version);
+                    if (effects != null) {
+                        effects.add(new Mutation(Mutation.SET_VALUE, key, stampedValue));
+                    }
                     if (checkWatches) {
                         watches.onWrite(key, stampedValue);
                     }
@@ -274,6 +334,10 @@ public final class CommitPipeline implements AutoCloseable {
                         store.clear(key, version);
                     } else {
                         store.set(key, result, version);
+                    }
+                    if (effects != null) {
+                        effects.add(result == null ? new Mutation(Mutation.CLEAR_RANGE, key, ByteKeys.keyAfter(key))
+                                                   : new Mutation(Mutation.SET_VALUE, key, result));
                     }
                     if (checkWatches) {
                         watches.onWrite(key, result);
@@ -293,7 +357,10 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
-    /** Stops the sequencer; requests not yet taken fail with {@code operation_cancelled}. */
+    /**
+     * Stops the sequencer after the batch in progress; requests not yet taken fail with
+     * {@code operation_cancelled}. Then closes the log, which flushes and syncs it.
+     */
     @Override
     public void close() {
         closed = true;
@@ -304,5 +371,12 @@ public final class CommitPipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         failPending();
+        if (log != null) {
+            try {
+                log.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("closing the commit log failed", e);
+            }
+        }
     }
 }

@@ -1,0 +1,181 @@
+package io.strata.engine.durability;
+
+import io.strata.engine.store.VersionedStore;
+import io.strata.engine.util.ByteKeys;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Recovery: replays every log segment of a directory, oldest first, into a store.
+ *
+ * <h2>What is a torn tail and what is corruption</h2>
+ * A crash while appending can leave, at the end of the <em>newest</em> segment only, a
+ * record whose header or payload is cut short, or whose checksum fails because its last
+ * sectors never reached the disk. Such a record was never acknowledged: it is truncated
+ * away. Anything else — a bad checksum or impossible length followed by more data, a damaged
+ * header, a damaged older segment, versions that do not increase — is corruption, and
+ * opening fails with {@link CorruptLogException} naming the file and offset.
+ */
+public final class LogReplay {
+    /** The outcome of a replay. */
+    public record Result(long lastVersion, List<Path> segments, long records) {}
+
+    private LogReplay() {}
+
+    /** The segment files of {@code directory}, oldest first. */
+    public static List<Path> segments(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(p -> p.getFileName().toString().matches("\\d{20}\\.log")).sorted().toList();
+        }
+    }
+
+    /**
+     * Replays all segments into {@code store}, truncating a torn tail of the newest one.
+     *
+     * @return the last version replayed (0 when there is none)
+     */
+    public static Result replay(Path directory, VersionedStore store) throws IOException {
+        List<Path> segments = new ArrayList<>(segments(directory));
+        long lastVersion = 0;
+        long records = 0;
+        for (int i = 0; i < segments.size(); i++) {
+            boolean newest = i == segments.size() - 1;
+            Path segment = segments.get(i);
+            try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                long size = ch.size();
+                if (size < LogFormat.HEADER_BYTES) {
+                    if (newest) {
+                        // Crashed while creating the segment: nothing was ever written to it.
+                        ch.close();
+                        Files.delete(segment);
+                        Fsync.directory(directory);
+                        segments.remove(i);
+                        break;
+                    }
+                    throw new CorruptLogException(segment, 0, "segment shorter than its header");
+                }
+                ByteBuffer header = read(ch, 0, LogFormat.HEADER_BYTES);
+                byte[] magic = new byte[LogFormat.MAGIC.length];
+                header.get(magic);
+                if (!Arrays.equals(magic, LogFormat.MAGIC)) {
+                    throw new CorruptLogException(segment, 0, "not a Strata log segment (bad magic)");
+                }
+                int format = header.getInt();
+                if (format != LogFormat.FORMAT_VERSION) {
+                    throw new CorruptLogException(segment, 8, "unknown log format version " + format);
+                }
+                long pos = LogFormat.HEADER_BYTES;
+                while (pos < size) {
+                    long recordStart = pos;
+                    String torn = null;
+                    ByteBuffer payload = null;
+                    if (size - pos < LogFormat.RECORD_HEADER_BYTES) {
+                        torn = "record header cut short";
+                    } else {
+                        ByteBuffer rh = read(ch, pos, LogFormat.RECORD_HEADER_BYTES);
+                        int length = rh.getInt();
+                        int crc = rh.getInt();
+                        if (length < 12 || length > LogFormat.MAX_PAYLOAD_BYTES) {
+                            torn = "impossible record length " + length;
+                            if (!zeros(ch, pos, size)) {
+                                // Data follows a damaged length: that is not a torn write.
+                                throw new CorruptLogException(segment, recordStart, torn);
+                            }
+                        } else if (size - pos - LogFormat.RECORD_HEADER_BYTES < length) {
+                            torn = "record cut short";
+                        } else {
+                            payload = read(ch, pos + LogFormat.RECORD_HEADER_BYTES, length);
+                            if (LogFormat.crc(payload) != crc) {
+                                torn = "checksum mismatch";
+                                pos += LogFormat.RECORD_HEADER_BYTES + length;
+                            } else {
+                                pos += LogFormat.RECORD_HEADER_BYTES + length;
+                            }
+                        }
+                    }
+                    if (torn != null) {
+                        boolean atEnd = payload == null || pos >= size;
+                        if (!newest || !atEnd) {
+                            throw new CorruptLogException(segment, recordStart, torn);
+                        }
+                        // The torn tail of the newest segment: never acknowledged; cut it off.
+                        ch.truncate(recordStart);
+                        ch.force(true);
+                        break;
+                    }
+                    long version = payload.getLong();
+                    if (version <= lastVersion) {
+                        throw new CorruptLogException(segment, recordStart,
+                                "version " + version + " does not follow " + lastVersion);
+                    }
+                    apply(segment, recordStart, payload, version, store);
+                    lastVersion = version;
+                    records++;
+                }
+            }
+        }
+        return new Result(lastVersion, segments, records);
+    }
+
+    private static void apply(Path segment, long offset, ByteBuffer payload, long version, VersionedStore store) throws CorruptLogException {
+        try {
+            int count = payload.getInt();
+            for (int i = 0; i < count; i++) {
+                byte type = payload.get();
+                byte[] a = new byte[payload.getInt()];
+                payload.get(a);
+                byte[] b = new byte[payload.getInt()];
+                payload.get(b);
+                if (type == LogFormat.SET) {
+                    store.set(a, b, version);
+                } else if (type == LogFormat.CLEAR_RANGE) {
+                    if (ByteKeys.isKeyAfter(a, b)) {
+                        store.clear(a, version);
+                    } else {
+                        store.clearRange(a, b, version);
+                    }
+                } else {
+                    throw new CorruptLogException(segment, offset, "unknown entry type " + type);
+                }
+            }
+            if (payload.hasRemaining()) {
+                throw new CorruptLogException(segment, offset, "bytes left after the record's entries");
+            }
+        } catch (RuntimeException e) {
+            // A checksummed record that does not parse was written wrong, not torn.
+            throw new CorruptLogException(segment, offset, "record does not parse: " + e);
+        }
+    }
+
+    /** True when the file holds only zero bytes from {@code pos} to {@code size}: space never written. */
+    private static boolean zeros(FileChannel ch, long pos, long size) throws IOException {
+        for (long p = pos; p < size; p += 1 << 16) {
+            ByteBuffer b = read(ch, p, (int) Math.min(1 << 16, size - p));
+            while (b.hasRemaining()) {
+                if (b.get() != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static ByteBuffer read(FileChannel ch, long pos, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length);
+        while (b.hasRemaining()) {
+            if (ch.read(b, pos + b.position()) < 0) {
+                throw new IOException("unexpected end of file");
+            }
+        }
+        return b.flip();
+    }
+}
