@@ -7,7 +7,7 @@ import io.strata.bench.data.Dataset;
  * through its own {@link #session()}.
  */
 public interface KvPeer extends AutoCloseable {
-    /** Short name used in parameters, tables and CSV: {@code strata} or {@code rocksdb}. */
+    /** Short name used in parameters, tables and CSV: one of {@link #NAMES}. */
     String name();
 
     /** Writes every key of {@code data} with its value, in large transactions; not timed. */
@@ -19,12 +19,19 @@ public interface KvPeer extends AutoCloseable {
     @Override
     void close();
 
-    /** Opens the engine named {@code name} ({@code strata} or {@code rocksdb}), empty. */
+    /** Every engine name {@link #open} knows. */
+    java.util.List<String> NAMES = java.util.List.of(StrataPeer.NAME, RocksDbPeer.NAME,
+            StrataPeer.FSYNC_NAME, StrataPeer.OS_BUFFERED_NAME, RocksDbPeer.SYNC_NAME);
+
+    /** Opens the engine named {@code name} (one of {@link #NAMES}), empty. */
     static KvPeer open(String name) {
         return switch (name) {
             case StrataPeer.NAME -> new StrataPeer();
             case RocksDbPeer.NAME -> new RocksDbPeer();
-            default -> throw new IllegalArgumentException("unknown engine: " + name + " (strata, rocksdb)");
+            case StrataPeer.FSYNC_NAME -> StrataPeer.durable(io.strata.engine.durability.Durability.FSYNC);
+            case StrataPeer.OS_BUFFERED_NAME -> StrataPeer.durable(io.strata.engine.durability.Durability.OS_BUFFERED);
+            case RocksDbPeer.SYNC_NAME -> new RocksDbPeer(true);
+            default -> throw new IllegalArgumentException("unknown engine: " + name + " " + NAMES);
         };
     }
 }

@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  *       background, as RocksDB does.</li>
  *   <li>{@code WriteOptions}: {@code sync=false} and {@code disableWAL=true}: no log, no
  *       fsync, so RocksDB is not charged for durability Strata's in-memory engine does not
- *       provide.</li>
+ *       provide. As {@code rocksdb-sync}: the WAL on and {@code sync=true}, every commit
+ *       fsynced, to compare with Strata's durable engine ({@code strata-fsync}).</li>
  *   <li>Read transactions: {@code OptimisticTransactionOptions.setSnapshot(true)} and
  *       {@code getForUpdate(readOptions with that snapshot, key, exclusive=false)}: a
  *       consistent snapshot with the key tracked for conflict checking, like Strata's
@@ -53,6 +54,8 @@ import java.util.stream.Stream;
  */
 public final class RocksDbPeer implements KvPeer {
     public static final String NAME = "rocksdb";
+    /** RocksDB with its write-ahead log on and {@code sync=true}: every commit fsynced. */
+    public static final String SYNC_NAME = "rocksdb-sync";
     private static final int LOAD_BATCH = 8_192;
 
     static {
@@ -63,10 +66,20 @@ public final class RocksDbPeer implements KvPeer {
     private final Options options;
     private final OptimisticTransactionDB db;
     private final WriteOptions writeOptions;
+    private final String name;
     /** Sessions not yet closed: their native objects must go before the database's. */
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
 
     public RocksDbPeer() {
+        this(false);
+    }
+
+    /**
+     * @param durable {@code true} for {@link #SYNC_NAME}: WAL on and {@code sync=true}, the
+     *                setting to compare with Strata's durable engine; otherwise WAL off
+     */
+    public RocksDbPeer(boolean durable) {
+        name = durable ? SYNC_NAME : NAME;
         try {
             directory = Files.createTempDirectory("strata-bench-rocksdb-");
             options = new Options().setCreateIfMissing(true);
@@ -76,12 +89,13 @@ public final class RocksDbPeer implements KvPeer {
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot open RocksDB: " + e.getMessage(), e);
         }
-        writeOptions = new WriteOptions().setSync(false).setDisableWAL(true);
+        writeOptions = durable ? new WriteOptions().setSync(true).setDisableWAL(false)
+                               : new WriteOptions().setSync(false).setDisableWAL(true);
     }
 
     @Override
     public String name() {
-        return NAME;
+        return name;
     }
 
     @Override

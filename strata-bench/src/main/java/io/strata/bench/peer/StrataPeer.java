@@ -1,5 +1,14 @@
 package io.strata.bench.peer;
 
+import io.strata.engine.durability.Durability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
@@ -14,10 +23,17 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class StrataPeer implements KvPeer {
     public static final String NAME = "strata";
+    /** Durable, {@code Durability.FSYNC}: every commit batch fsynced before acknowledgement. */
+    public static final String FSYNC_NAME = "strata-fsync";
+    /** Durable, {@code Durability.OS_BUFFERED}: batches written to the OS, not fsynced. */
+    public static final String OS_BUFFERED_NAME = "strata-os";
     /** Keys per load transaction: ~1 MB, well under the 10 MB transaction limit. */
     private static final int LOAD_BATCH = 8_192;
 
     private final Database db;
+    private final String name;
+    /** The durable database's directory, deleted on close; null in memory. */
+    private final Path directory;
 
     public StrataPeer() {
         this(Strata.inMemory());
@@ -26,11 +42,28 @@ public final class StrataPeer implements KvPeer {
     /** Wraps an already opened database (for example one with a latency model); closes it. */
     public StrataPeer(Database db) {
         this.db = db;
+        this.name = NAME;
+        this.directory = null;
+    }
+
+    private StrataPeer(String name, Durability durability) {
+        this.name = name;
+        try {
+            this.directory = Files.createTempDirectory("strata-bench-strata-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.db = Strata.builder().durability(durability).open(directory);
+    }
+
+    /** Strata opened durable in a fresh temporary directory, deleted on close. */
+    public static StrataPeer durable(Durability durability) {
+        return new StrataPeer(durability == Durability.FSYNC ? FSYNC_NAME : OS_BUFFERED_NAME, durability);
     }
 
     @Override
     public String name() {
-        return NAME;
+        return name;
     }
 
     @Override
@@ -55,6 +88,13 @@ public final class StrataPeer implements KvPeer {
     @Override
     public void close() {
         db.close();
+        if (directory != null) {
+            try (Stream<Path> files = Files.walk(directory)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     private final class Session implements KvSession {

@@ -1,6 +1,7 @@
 package io.strata.cli.bench;
 
 import io.strata.bench.data.Dataset;
+import io.strata.bench.peer.KvPeer;
 import io.strata.bench.scenario.EngineScenario;
 import io.strata.bench.scenario.RunResult;
 import io.strata.bench.scenario.Workload;
@@ -50,7 +51,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
     List<String> workloads;
 
     @Option(names = "--engines", paramLabel = "E[,E...]", hideParamSyntax = true, split = ",", defaultValue = "strata,rocksdb",
-            description = "Engines: strata, rocksdb (default: ${DEFAULT-VALUE}).")
+            description = "Engines: strata, rocksdb, and durable strata-fsync, strata-os, rocksdb-sync (default: ${DEFAULT-VALUE}).")
     List<String> engines;
 
     @Option(names = "--keys", paramLabel = "N", defaultValue = "" + Dataset.DEFAULT_KEYS,
@@ -78,6 +79,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
                         + "%d cores, Java %s%n", keys, valueBytes, warmup, seconds,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         o.println("rocksdb = OptimisticTransactionDB, WAL disabled, sync=false, defaults otherwise; strata = in memory, no latency model.");
+        o.println("durable: strata-fsync = Strata.open, fsync per batch; strata-os = OS-buffered log; rocksdb-sync = WAL on, sync=true.");
         o.println();
         table.header();
         o.flush();
@@ -98,8 +100,8 @@ public final class BenchEngineCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--clients must be between 1 and 4096");
         }
         for (String e : engines) {
-            if (!e.equals("strata") && !e.equals("rocksdb")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown engine: " + e + " (strata, rocksdb)");
+            if (!KvPeer.NAMES.contains(e)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown engine: " + e + " " + KvPeer.NAMES);
             }
         }
         for (String w : workloads) {
