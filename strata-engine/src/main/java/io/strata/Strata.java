@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import io.strata.engine.Engine;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.fault.FaultPolicy;
+import io.strata.engine.durability.Checkpointer;
 import io.strata.engine.durability.DatabaseDirectory;
 import io.strata.engine.durability.Durability;
 import io.strata.engine.fault.LatencyModel;
@@ -55,6 +56,7 @@ public final class Strata {
         private Executor executor;
         private LongSupplier nanoTime = System::nanoTime;
         private Durability durability = Durability.FSYNC;
+        private long checkpointLogBytes = Checkpointer.DEFAULT_LOG_BYTES;
 
         private Builder() {}
 
@@ -94,6 +96,19 @@ public final class Strata {
         }
 
         /**
+         * Write a checkpoint whenever this many bytes of log accumulated since the last one
+         * (default 64 MiB): smaller bounds restart time and disk use, larger costs fewer
+         * checkpoints. Durable databases only.
+         */
+        public Builder checkpointEveryLogBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("checkpoint interval must be at least 1 byte, got " + bytes);
+            }
+            this.checkpointLogBytes = bytes;
+            return this;
+        }
+
+        /**
          * Opens, or creates, the durable database in {@code directory}: takes the directory's
          * lock, recovers everything committed before (a torn tail of the log, from a crash
          * mid-write, is cut off), and logs every commit batch before acknowledging it.
@@ -112,6 +127,7 @@ public final class Strata {
                 throw new UncheckedIOException("cannot open the Strata database " + directory + ": " + e.getMessage(), e);
             }
             Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), opened.lock());
+            engine.runAlongside(new Checkpointer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes));
             return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
         }
     }

@@ -34,6 +34,8 @@ public final class Engine implements AutoCloseable {
     private final LatencyModel latency;
 
     private final AutoCloseable resources;
+    /** Background work over the engine (the checkpointer): stopped before the pipeline. */
+    private volatile AutoCloseable background;
 
     /** An engine held in memory only. */
     public Engine(FaultPolicy faults, LatencyModel latency, LongSupplier nanoTime) {
@@ -120,8 +122,21 @@ public final class Engine implements AutoCloseable {
         return latency;
     }
 
+    /** Registers background work that uses the engine; it is closed first when the engine closes. */
+    public void runAlongside(AutoCloseable work) {
+        this.background = work;
+    }
+
     @Override
     public void close() {
+        AutoCloseable work = background;
+        if (work != null) {
+            try {
+                work.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("stopping the engine's background work failed", e);
+            }
+        }
         try {
             pipeline.close();
         } finally {

@@ -38,12 +38,25 @@ public final class LogReplay {
         }
     }
 
-    /**
-     * Replays all segments into {@code store}, truncating a torn tail of the newest one.
-     *
-     * @return the last version replayed (0 when there is none)
-     */
+    /** The first version a segment may hold, from its name. */
+    static long firstVersion(Path segment) {
+        String n = segment.getFileName().toString();
+        return Long.parseLong(n.substring(0, n.length() - ".log".length()));
+    }
+
+    /** Replays every record; see {@link #replay(Path, VersionedStore, long)}. */
     public static Result replay(Path directory, VersionedStore store) throws IOException {
+        return replay(directory, store, 0);
+    }
+
+    /**
+     * Replays the records newer than {@code after} (a checkpoint's version) into
+     * {@code store}, truncating a torn tail of the newest segment; older records are still
+     * checked, then skipped.
+     *
+     * @return the last version replayed (at least {@code after})
+     */
+    public static Result replay(Path directory, VersionedStore store, long after) throws IOException {
         List<Path> segments = new ArrayList<>(segments(directory));
         long lastVersion = 0;
         long records = 0;
@@ -117,13 +130,15 @@ public final class LogReplay {
                         throw new CorruptLogException(segment, recordStart,
                                 "version " + version + " does not follow " + lastVersion);
                     }
-                    apply(segment, recordStart, payload, version, store);
+                    if (version > after) {
+                        apply(segment, recordStart, payload, version, store);
+                        records++;
+                    }
                     lastVersion = version;
-                    records++;
                 }
             }
         }
-        return new Result(lastVersion, segments, records);
+        return new Result(Math.max(lastVersion, after), segments, records);
     }
 
     private static void apply(Path segment, long offset, ByteBuffer payload, long version, VersionedStore store) throws CorruptLogException {

@@ -1,6 +1,5 @@
 package io.strata.engine.durability;
 
-import io.strata.engine.commit.BatchLog;
 import io.strata.engine.commit.Mutation;
 
 import java.io.IOException;
@@ -22,7 +21,7 @@ import java.util.List;
  * leaves at most one incomplete record at the end of the newest segment, which recovery
  * recognises by its length or checksum and truncates.
  */
-public final class WriteAheadLog implements BatchLog {
+public final class WriteAheadLog implements AutoCloseable {
     private final FileChannel channel;
     private final Path path;
     private final Durability durability;
@@ -57,9 +56,13 @@ public final class WriteAheadLog implements BatchLog {
         return path;
     }
 
-    /** Writes one batch's effects at {@code version}; returns once durable per the durability mode. */
-    @Override
-    public void append(long version, List<Mutation> effects) throws IOException {
+    /**
+     * Writes one batch's effects at {@code version}; returns once durable per the durability
+     * mode.
+     *
+     * @return bytes written
+     */
+    public int append(long version, List<Mutation> effects) throws IOException {
         int size = 8 + 4;
         for (Mutation m : effects) {
             size += 1 + 4 + m.key().length + 4 + m.param().length;
@@ -78,10 +81,12 @@ public final class WriteAheadLog implements BatchLog {
         buffer.flip();
         ByteBuffer payload = buffer.duplicate().position(LogFormat.RECORD_HEADER_BYTES);
         buffer.putInt(0, size).putInt(4, LogFormat.crc(payload));
+        int bytes = buffer.remaining();
         writeFully(channel, buffer);
         if (durability == Durability.FSYNC) {
             channel.force(false);
         }
+        return bytes;
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {

@@ -57,6 +57,8 @@ public final class VersionedStore {
     private final ArrayDeque<Dirty> dirty = new ArrayDeque<>();
 
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
+    /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
+    private volatile long pinned = Long.MAX_VALUE;
 
     /** The value of {@code key} at {@code version}, or null when absent. */
     public byte[] get(byte[] key, long version) {
@@ -107,7 +109,8 @@ public final class VersionedStore {
      * Forgets versions older than {@code floor}: afterwards reads at {@code version >= floor}
      * answer as before, reads below it must be refused. Writer only.
      */
-    public void pruneBefore(long floor) {
+    public void pruneBefore(long requestedFloor) {
+        long floor = Math.min(requestedFloor, pinned);
         if (floor <= oldestReadableVersion) {
             return;
         }
@@ -122,6 +125,19 @@ public final class VersionedStore {
                 index.remove(ref, chain);
             }
         }
+    }
+
+    /**
+     * Keeps {@code version} readable by {@link #range} until {@link #unpin()}, however long
+     * the reader takes (a checkpoint being written). Writer only; one pin at a time.
+     */
+    public void pin(long version) {
+        pinned = version;
+    }
+
+    /** Ends {@link #pin}: pruning may go past the version again. */
+    public void unpin() {
+        pinned = Long.MAX_VALUE;
     }
 
     /** Reads below this version may have lost versions to pruning and must be refused. */

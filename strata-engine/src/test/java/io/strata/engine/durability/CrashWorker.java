@@ -33,7 +33,8 @@ public final class CrashWorker {
         int threads = Integer.parseInt(args[1]);
         long run = Long.parseLong(args[2]);
         PrintStream out = new PrintStream(System.out, false);
-        Database db = Strata.open(dir);
+        // Small checkpoint interval: kills also land while checkpoints are written and logs deleted.
+        Database db = Strata.builder().checkpointEveryLogBytes(64 << 10).open(dir);
         db.run(tr -> {
             if (tr.get(Tuple.from("acct", 0).pack()).join() == null) {
                 tr.set(Tuple.from("acct", 0).pack(), le(TOTAL));
