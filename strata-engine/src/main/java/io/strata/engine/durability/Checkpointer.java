@@ -30,7 +30,10 @@ import java.util.concurrent.TimeoutException;
  * skips the log records it covers, whether or not they were deleted yet.
  */
 public final class Checkpointer implements AutoCloseable {
-    /** Default: a checkpoint once 64 MiB of log accumulated since the last one. */
+    /**
+     * Default: a checkpoint once 64 MiB of log — and at least as much log as the last
+     * checkpoint's size — accumulated since the last one.
+     */
     public static final long DEFAULT_LOG_BYTES = 64L << 20;
     /** How often the thread looks at the log's size. */
     static final long POLL_MILLIS = 100;
@@ -42,6 +45,8 @@ public final class Checkpointer implements AutoCloseable {
     private final long logBytes;
     private final Thread thread;
     private volatile boolean closed;
+    /** Size of the last checkpoint written: the next waits for at least this much log. */
+    private volatile long lastCheckpointBytes;
 
     public Checkpointer(Path directory, SegmentedLog log, CommitPipeline pipeline, VersionedStore store, long logBytes) {
         this.directory = directory;
@@ -58,7 +63,10 @@ public final class Checkpointer implements AutoCloseable {
         while (!closed) {
             try {
                 Thread.sleep(POLL_MILLIS);
-                if (!closed && log.bytesSinceRotation() >= logBytes) {
+                // Waiting for as much log as the last checkpoint's size keeps the total written by
+                // checkpoints proportional to the data written (not quadratic as the data grows),
+                // and the log never larger than the data it would replay.
+                if (!closed && log.bytesSinceRotation() >= Math.max(logBytes, lastCheckpointBytes)) {
                     checkpoint();
                 }
             } catch (InterruptedException e) {
@@ -99,6 +107,7 @@ public final class Checkpointer implements AutoCloseable {
         }
         try {
             Path written = CheckpointFile.write(directory, store, version);
+            lastCheckpointBytes = Files.size(written);
             for (Path segment : LogReplay.segments(directory)) {
                 if (!segment.equals(log.currentSegment()) && LogReplay.firstVersion(segment) <= version) {
                     Files.delete(segment);
