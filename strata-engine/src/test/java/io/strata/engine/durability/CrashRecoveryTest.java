@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The seed is printed; {@code -Dstrata.seed=N} replays the kill delays.
  */
 class CrashRecoveryTest {
-    private static final int KILLS = 5;
+    private static final int KILLS = 8;
     private static final int THREADS = 8;
 
     @TempDir
@@ -76,6 +76,24 @@ class CrashRecoveryTest {
             assertThat(acked.size()).as("round %d acknowledged commits", round).isGreaterThan(before);
             lastStamp = check(acked, lastStamp);
         }
+    }
+
+    @Test
+    void anotherProcessCannotOpenADatabaseThatIsOpen() throws Exception {
+        Process p = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
+                CrashWorker.class.getName(), dir.toString(), "1", "0")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
+            assertThat(out.readLine()).isEqualTo("ready");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Strata.open(dir))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("already open");
+        } finally {
+            p.toHandle().destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        // The dead process's lock went with it.
+        Strata.open(dir).close();
     }
 
     /** Reopens, checks every invariant, commits once more; returns that commit's versionstamp. */
