@@ -16,11 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 /**
  * The peer: RocksDB's {@code OptimisticTransactionDB} (rocksdbjni), the embedded
@@ -127,11 +125,7 @@ public final class RocksDbPeer implements KvPeer {
         writeOptions.close();
         db.close();
         options.close();
-        try (Stream<Path> files = Files.walk(directory)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TempDirectories.delete(directory);
     }
 
     private static boolean isConflict(RocksDBException e) {

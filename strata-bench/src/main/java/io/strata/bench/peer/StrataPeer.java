@@ -2,12 +2,7 @@ package io.strata.bench.peer;
 
 import io.strata.engine.durability.Durability;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
@@ -48,11 +43,7 @@ public final class StrataPeer implements KvPeer {
 
     private StrataPeer(String name, Durability durability) {
         this.name = name;
-        try {
-            this.directory = Files.createTempDirectory("strata-bench-strata-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.directory = TempDirectories.create("strata-bench-strata-");
         this.db = Strata.builder().durability(durability).open(directory);
     }
 
@@ -89,11 +80,7 @@ public final class StrataPeer implements KvPeer {
     public void close() {
         db.close();
         if (directory != null) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            TempDirectories.delete(directory);
         }
     }
 

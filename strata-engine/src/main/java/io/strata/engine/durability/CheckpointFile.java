@@ -72,7 +72,7 @@ public final class CheckpointFile {
                 StandardOpenOption.WRITE)) {
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             header.put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(version).flip();
-            writeFully(ch, header);
+            FileIo.writeFully(ch, header);
             ByteBuffer chunk = ByteBuffer.allocate(8 + CHUNK_BYTES);
             chunk.position(8);
             Iterator<Map.Entry<byte[], byte[]>> it = store.range(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version, false);
@@ -95,7 +95,7 @@ public final class CheckpointFile {
             ByteBuffer countBytes = ByteBuffer.allocate(8).putLong(count).flip();
             ByteBuffer trailer = ByteBuffer.allocate(16);
             trailer.putInt(0).putInt(LogFormat.crc(countBytes)).put(countBytes).flip();
-            writeFully(ch, trailer);
+            FileIo.writeFully(ch, trailer);
             ch.force(true);
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -108,7 +108,7 @@ public final class CheckpointFile {
         ByteBuffer body = chunk.duplicate().position(8).limit(8 + n);
         chunk.putInt(0, n).putInt(4, LogFormat.crc(body));
         chunk.position(0).limit(8 + n);
-        writeFully(ch, chunk);
+        FileIo.writeFully(ch, chunk);
         chunk.clear();
         chunk.position(8);
     }
@@ -125,7 +125,7 @@ public final class CheckpointFile {
             if (size < HEADER_BYTES) {
                 throw new CorruptLogException(file, 0, "checkpoint shorter than its header");
             }
-            ByteBuffer header = read(ch, 0, HEADER_BYTES);
+            ByteBuffer header = FileIo.read(ch, 0, HEADER_BYTES);
             byte[] magic = new byte[MAGIC.length];
             header.get(magic);
             if (!Arrays.equals(magic, MAGIC)) {
@@ -143,14 +143,14 @@ public final class CheckpointFile {
                 if (size - pos < 8) {
                     throw new CorruptLogException(file, pos, "checkpoint ends without its trailer");
                 }
-                ByteBuffer ch8 = read(ch, pos, 8);
+                ByteBuffer ch8 = FileIo.read(ch, pos, 8);
                 int n = ch8.getInt();
                 int crc = ch8.getInt();
                 if (n == 0) {
                     if (size - pos - 8 < 8) {
                         throw new CorruptLogException(file, pos, "checkpoint trailer cut short");
                     }
-                    ByteBuffer countBytes = read(ch, pos + 8, 8);
+                    ByteBuffer countBytes = FileIo.read(ch, pos + 8, 8);
                     if (LogFormat.crc(countBytes) != crc || countBytes.getLong(0) != count) {
                         throw new CorruptLogException(file, pos, "checkpoint trailer does not match its " + count + " entries");
                     }
@@ -159,7 +159,7 @@ public final class CheckpointFile {
                 if (n < 0 || n > size - pos - 8) {
                     throw new CorruptLogException(file, pos, "impossible chunk length " + n);
                 }
-                ByteBuffer body = read(ch, pos + 8, n);
+                ByteBuffer body = FileIo.read(ch, pos + 8, n);
                 if (LogFormat.crc(body) != crc) {
                     throw new CorruptLogException(file, pos, "checksum mismatch");
                 }
@@ -180,19 +180,5 @@ public final class CheckpointFile {
         }
     }
 
-    private static ByteBuffer read(FileChannel ch, long pos, int length) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(length);
-        while (b.hasRemaining()) {
-            if (ch.read(b, pos + b.position()) < 0) {
-                throw new IOException("unexpected end of file");
-            }
-        }
-        return b.flip();
-    }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            ch.write(b);
-        }
-    }
 }

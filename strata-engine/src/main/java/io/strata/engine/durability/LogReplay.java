@@ -76,7 +76,7 @@ public final class LogReplay {
                     }
                     throw new CorruptLogException(segment, 0, "segment shorter than its header");
                 }
-                ByteBuffer header = read(ch, 0, LogFormat.HEADER_BYTES);
+                ByteBuffer header = FileIo.read(ch, 0, LogFormat.HEADER_BYTES);
                 byte[] magic = new byte[LogFormat.MAGIC.length];
                 header.get(magic);
                 if (!Arrays.equals(magic, LogFormat.MAGIC)) {
@@ -94,7 +94,7 @@ public final class LogReplay {
                     if (size - pos < LogFormat.RECORD_HEADER_BYTES) {
                         torn = "record header cut short";
                     } else {
-                        ByteBuffer rh = read(ch, pos, LogFormat.RECORD_HEADER_BYTES);
+                        ByteBuffer rh = FileIo.read(ch, pos, LogFormat.RECORD_HEADER_BYTES);
                         int length = rh.getInt();
                         int crc = rh.getInt();
                         if (length < 12 || length > LogFormat.MAX_PAYLOAD_BYTES) {
@@ -106,7 +106,7 @@ public final class LogReplay {
                         } else if (size - pos - LogFormat.RECORD_HEADER_BYTES < length) {
                             torn = "record cut short";
                         } else {
-                            payload = read(ch, pos + LogFormat.RECORD_HEADER_BYTES, length);
+                            payload = FileIo.read(ch, pos + LogFormat.RECORD_HEADER_BYTES, length);
                             if (LogFormat.crc(payload) != crc) {
                                 torn = "checksum mismatch";
                                 pos += LogFormat.RECORD_HEADER_BYTES + length;
@@ -174,7 +174,7 @@ public final class LogReplay {
     /** True when the file holds only zero bytes from {@code pos} to {@code size}: space never written. */
     private static boolean zeros(FileChannel ch, long pos, long size) throws IOException {
         for (long p = pos; p < size; p += 1 << 16) {
-            ByteBuffer b = read(ch, p, (int) Math.min(1 << 16, size - p));
+            ByteBuffer b = FileIo.read(ch, p, (int) Math.min(1 << 16, size - p));
             while (b.hasRemaining()) {
                 if (b.get() != 0) {
                     return false;
@@ -184,13 +184,4 @@ public final class LogReplay {
         return true;
     }
 
-    private static ByteBuffer read(FileChannel ch, long pos, int length) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(length);
-        while (b.hasRemaining()) {
-            if (ch.read(b, pos + b.position()) < 0) {
-                throw new IOException("unexpected end of file");
-            }
-        }
-        return b.flip();
-    }
 }

@@ -42,7 +42,7 @@ public final class WriteAheadLog implements AutoCloseable {
         Path path = directory.resolve(LogFormat.segmentName(firstVersion));
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
-            writeFully(ch, LogFormat.header());
+            FileIo.writeFully(ch, LogFormat.header());
             ch.force(true);
             Fsync.directory(directory);
         } catch (IOException e) {
@@ -82,18 +82,13 @@ public final class WriteAheadLog implements AutoCloseable {
         ByteBuffer payload = buffer.duplicate().position(LogFormat.RECORD_HEADER_BYTES);
         buffer.putInt(0, size).putInt(4, LogFormat.crc(payload));
         int bytes = buffer.remaining();
-        writeFully(channel, buffer);
+        FileIo.writeFully(channel, buffer);
         if (durability == Durability.FSYNC) {
             channel.force(false);
         }
         return bytes;
     }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            ch.write(b);
-        }
-    }
 
     /** Flushes (whatever the durability mode) and closes the segment. */
     @Override
