@@ -105,7 +105,7 @@ class NaiveAllocatorTest {
             byte[] b = sorted.get(i);
             // In sorted order, a prefix sorts immediately before the keys it prefixes.
             assertThat(ByteArrayUtil.startsWith(b, a))
-                    .as("%s is a prefix of %s", ByteArrayUtil.printable(a), ByteArrayUtil.printable(b))
+                    .as("%s equals or is a prefix of %s", ByteArrayUtil.printable(a), ByteArrayUtil.printable(b))
                     .isFalse();
         }
     }
