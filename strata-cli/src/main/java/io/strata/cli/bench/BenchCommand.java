@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = "Run a whole-scenario benchmark (JMH microbenchmarks: see strata-bench).",
-        subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class})
+        subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class,
+                BenchAllocatorsCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
