@@ -1,5 +1,8 @@
 package io.strata.bench.allocation;
 
+import io.strata.layers.allocator.HighContentionAllocator;
+import io.strata.layers.allocator.NaiveAllocator;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +27,8 @@ public final class AllocatorRegistry {
      */
     public static AllocatorRegistry standard() {
         AllocatorRegistry r = new AllocatorRegistry();
+        r.register("naive", (db, root) -> new NaiveAllocator(root));
+        r.register("hca", (db, root) -> new HighContentionAllocator(root));
         r.register("directory", DirectoryAllocator::new);
         return r;
     }
