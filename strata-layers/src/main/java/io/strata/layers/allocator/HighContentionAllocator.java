@@ -186,14 +186,17 @@ public final class HighContentionAllocator implements PrefixAllocator {
         }
 
         CompletableFuture<byte[]> run() {
+            // Plain (not *Async) stages: a read that is already complete continues inline, and
+            // whileTrue loops inline over completed steps, so an allocation costs no thread
+            // hand-offs unless a read really has to wait.
             return AsyncUtil.whileTrue(() -> latestWindowStart()
-                    .thenComposeAsync(latest -> {
+                    .thenCompose(latest -> {
                         if (latest != null) {
                             windowStart = latest;
                         }
                         return chooseWindow();
-                    }, tr.getExecutor())
-                    .thenComposeAsync(ignore -> choosePrefix(), tr.getExecutor()), tr.getExecutor())
+                    })
+                    .thenCompose(ignore -> choosePrefix()), tr.getExecutor())
                     .thenApply(ignore -> Tuple.from(candidate).pack());
         }
 
@@ -247,7 +250,7 @@ public final class HighContentionAllocator implements PrefixAllocator {
                     tr.options().setNextWriteNoWriteConflictRange();
                     tr.set(reservationKey, EMPTY);
                 }
-                return last.thenCombineAsync(reservation, (lastKv, reserved) -> {
+                return last.thenCombine(reservation, (lastKv, reserved) -> {
                     Long latest = startOf(lastKv);
                     if (latest != null && latest > windowStart) {
                         restart = true;
@@ -258,7 +261,7 @@ public final class HighContentionAllocator implements PrefixAllocator {
                         return false;
                     }
                     return true;
-                }, tr.getExecutor());
+                });
             }, tr.getExecutor()).thenApply(ignore -> restart);
         }
     }
