@@ -2,6 +2,7 @@ package io.strata.bench.allocation;
 
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
+import io.strata.bench.scenario.RunThreads;
 import io.strata.layers.allocator.PrefixAllocator;
 import org.HdrHistogram.Histogram;
 
@@ -60,10 +61,10 @@ final class AllocationRunner {
             for (Client c : clients) {
                 c.thread.start();
             }
-            sleep(warmup);
+            RunThreads.sleep(warmup);
             long start = System.nanoTime();
             phase = MEASURING;
-            sleep(measure);
+            RunThreads.sleep(measure);
             phase = STOPPING;
             long end = System.nanoTime();
             Histogram latency = new Histogram(3);
@@ -72,7 +73,7 @@ final class AllocationRunner {
             long errors = 0;
             Set<ByteBuffer> seen = new HashSet<>();
             for (Client c : clients) {
-                join(c.thread);
+                RunThreads.join(c.thread, JOIN_TIMEOUT_MILLIS, "an allocation");
                 latency.add(c.latency);
                 allocations += c.allocations;
                 conflicts += c.conflicts;
@@ -160,27 +161,5 @@ final class AllocationRunner {
             e = e.getCause();
         }
         return e;
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static void join(Thread t) {
-        try {
-            t.join(JOIN_TIMEOUT_MILLIS);
-            if (t.isAlive()) {
-                throw new IllegalStateException("an allocation did not finish within "
-                        + JOIN_TIMEOUT_MILLIS / 1000 + " s of the end of the run");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

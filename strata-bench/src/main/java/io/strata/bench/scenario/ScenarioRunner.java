@@ -48,10 +48,10 @@ public final class ScenarioRunner {
             for (Client c : all) {
                 c.thread.start();
             }
-            sleep(warmup);
+            RunThreads.sleep(warmup);
             long start = System.nanoTime();
             phase = MEASURING;
-            sleep(measure);
+            RunThreads.sleep(measure);
             phase = STOPPING;
             long end = System.nanoTime();
             Histogram latency = new Histogram(3);
@@ -59,7 +59,7 @@ public final class ScenarioRunner {
             long retries = 0;
             long errors = 0;
             for (Client c : all) {
-                join(c.thread);
+                RunThreads.join(c.thread, JOIN_TIMEOUT_MILLIS, "a client's transaction");
                 c.session.close();
                 latency.add(c.latency);
                 ops += c.ops;
@@ -121,28 +121,6 @@ public final class ScenarioRunner {
                     }
                 }
             }
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static void join(Thread t) {
-        try {
-            t.join(JOIN_TIMEOUT_MILLIS);
-            if (t.isAlive()) {
-                throw new IllegalStateException("a client's transaction did not finish within "
-                        + JOIN_TIMEOUT_MILLIS / 1000 + " s of the end of the run");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }
