@@ -15,8 +15,11 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * A directory layer byte-compatible with fdb-java's {@code DirectoryLayer}: a directory created
@@ -42,8 +45,13 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Differences from fdb-java</h2>
  * Checking that a manual prefix is free reads serializably only what decides the answer
  * (the nodes that could contain the prefix, and the nodes it could contain), where fdb-java
- * takes a read conflict on the whole node subspace below the prefix. Errors are this
+ * takes a read conflict on the whole node subspace below the prefix. Operations issued at
+ * once on one transaction (without waiting for each other) run one after the other, in the
+ * order issued, so they see each other and never create one path twice; fdb-java's run
+ * interleaved. The ordering is per layer instance: share the instance. Errors are this
  * package's copies of fdb-java's exceptions, whose constructors are package-private.
+ *
+ * <p>Thread-safe.
  */
 public final class StrataDirectoryLayer {
     /** The layer of a directory partition. */
@@ -64,6 +72,8 @@ public final class StrataDirectoryLayer {
     private final Subspace rootNode;
     private final HighContentionAllocator allocator;
     private final boolean allowManualPrefixes;
+    /** Per transaction (by identity), the last operation issued on it; see {@link #inOrder}. */
+    private final Map<Object, CompletableFuture<?>> tails = new IdentityHashMap<>();
 
     /** The default directory layer: node subspace {@code \xFE}, empty content subspace, no manual prefixes. */
     public StrataDirectoryLayer() {
@@ -107,7 +117,7 @@ public final class StrataDirectoryLayer {
      */
     public CompletableFuture<StrataDirectory> createOrOpen(TransactionContext tcx, List<String> path, byte[] layer) {
         List<String> p = List.copyOf(path);
-        return tcx.runAsync(tr -> createOrOpenInternal(tr, tr, p, layer, null, true, true));
+        return tcx.runAsync(tr -> inOrder(tr, () -> createOrOpenInternal(tr, tr, p, layer, null, true, true)));
     }
 
     public CompletableFuture<StrataDirectory> open(ReadTransactionContext tcx, List<String> path) {
@@ -117,7 +127,7 @@ public final class StrataDirectoryLayer {
     /** Opens an existing directory: {@link NoSuchDirectoryException} if missing, {@link MismatchedLayerException} on another layer. */
     public CompletableFuture<StrataDirectory> open(ReadTransactionContext tcx, List<String> path, byte[] layer) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(rtr -> createOrOpenInternal(rtr, null, p, layer, null, false, true));
+        return tcx.readAsync(rtr -> inOrder(rtr, () -> createOrOpenInternal(rtr, null, p, layer, null, false, true)));
     }
 
     public CompletableFuture<StrataDirectory> create(TransactionContext tcx, List<String> path) {
@@ -136,19 +146,19 @@ public final class StrataDirectoryLayer {
      */
     public CompletableFuture<StrataDirectory> create(TransactionContext tcx, List<String> path, byte[] layer, byte[] prefix) {
         List<String> p = List.copyOf(path);
-        return tcx.runAsync(tr -> createOrOpenInternal(tr, tr, p, layer, prefix, true, false));
+        return tcx.runAsync(tr -> inOrder(tr, () -> createOrOpenInternal(tr, tr, p, layer, prefix, true, false)));
     }
 
     /** Whether a directory exists at {@code path} (the root always does). */
     public CompletableFuture<Boolean> exists(ReadTransactionContext tcx, List<String> path) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(tr -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenApply(Node::exists));
+        return tcx.readAsync(tr -> inOrder(tr, () -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenApply(Node::exists)));
     }
 
     /** The names of the subdirectories of {@code path}, in key order. */
     public CompletableFuture<List<String>> list(ReadTransactionContext tcx, List<String> path) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(tr -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenCompose(node -> {
+        return tcx.readAsync(tr -> inOrder(tr, () -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenCompose(node -> {
             if (!node.exists()) {
                 throw new NoSuchDirectoryException(p);
             }
@@ -163,7 +173,7 @@ public final class StrataDirectoryLayer {
                 }
                 return names;
             });
-        }));
+        })));
     }
 
     /** Removes the directory at {@code path}, its subdirectories and all their contents: {@link NoSuchDirectoryException} if missing. */
@@ -184,7 +194,7 @@ public final class StrataDirectoryLayer {
     public CompletableFuture<StrataDirectory> move(TransactionContext tcx, List<String> oldPath, List<String> newPath) {
         List<String> from = List.copyOf(oldPath);
         List<String> to = List.copyOf(newPath);
-        return tcx.runAsync(tr -> checkOrWriteVersion(tr).thenCompose(ignore -> {
+        return tcx.runAsync(tr -> inOrder(tr, () -> checkOrWriteVersion(tr).thenCompose(ignore -> {
             if (from.size() <= to.size() && from.equals(to.subList(0, from.size()))) {
                 throw new DirectoryMoveException("The destination directory cannot be a subdirectory of the source directory.", from, to);
             }
@@ -209,10 +219,38 @@ public final class StrataDirectoryLayer {
                 tr.set(subdirKey(parent.prefix, last(to)), oldNode.prefix);
                 return removeFromParent(tr, from).thenApply(ignore -> directory(to, oldNode.prefix, oldNode.layer));
             });
-        }));
+        })));
     }
 
     // ---------------------------------------------------------------- internals
+
+    /**
+     * Runs {@code operation} once every operation issued earlier by this layer on the same
+     * transaction object has completed (successfully or not), so that operations issued at
+     * once in one transaction behave as if issued one after the other: each sees the
+     * previous ones' writes, and two never both find a path missing and create it twice.
+     * Entries leave the map when their operation completes.
+     */
+    private <T> CompletableFuture<T> inOrder(Object transaction, Supplier<CompletableFuture<T>> operation) {
+        CompletableFuture<T> result;
+        synchronized (tails) {
+            CompletableFuture<?> previous = tails.get(transaction);
+            CompletableFuture<Void> ready = previous == null
+                    ? CompletableFuture.completedFuture(null)
+                    : previous.handle((value, error) -> null);
+            result = ready.thenCompose(ignore -> operation.get());
+            tails.put(transaction, result);
+        }
+        CompletableFuture<T> issued = result;
+        result.whenComplete((value, error) -> {
+            synchronized (tails) {
+                if (tails.get(transaction) == issued) {
+                    tails.remove(transaction);
+                }
+            }
+        });
+        return result;
+    }
 
     /** A node found by walking a path: the prefix is null when the path does not exist (the root's is the node subspace key). */
     private record Node(byte[] prefix, byte[] layer) {
@@ -377,7 +415,7 @@ public final class StrataDirectoryLayer {
 
     private CompletableFuture<Boolean> removeInternal(TransactionContext tcx, List<String> path, boolean mustExist) {
         List<String> p = List.copyOf(path);
-        return tcx.runAsync(tr -> checkOrWriteVersion(tr).thenCompose(ignore -> {
+        return tcx.runAsync(tr -> inOrder(tr, () -> checkOrWriteVersion(tr).thenCompose(ignore -> {
             if (p.isEmpty()) {
                 throw new DirectoryException("The root directory cannot be removed.", p);
             }
@@ -391,7 +429,7 @@ public final class StrataDirectoryLayer {
             }
             return removeRecursive(tr, node.prefix)
                     .thenCombine(removeFromParent(tr, p), (a, b) -> true);
-        }));
+        })));
     }
 
     private CompletableFuture<Void> removeFromParent(Transaction tr, List<String> path) {
