@@ -44,8 +44,10 @@ import java.util.function.Supplier;
  *
  * <h2>Differences from fdb-java</h2>
  * Checking that a manual prefix is free reads serializably only what decides the answer
- * (the nodes that could contain the prefix, and the nodes it could contain), where fdb-java
- * takes a read conflict on the whole node subspace below the prefix. Operations issued at
+ * (the nodes that could contain the prefix, and the nodes it could contain), where fdb-java's
+ * serializable reverse scan for the node below the prefix conflicts on every key from the
+ * nearest node key below up to the prefix: a manual prefix created concurrently in that gap,
+ * even one overlapping nothing, aborts it. Operations issued at
  * once on one transaction (without waiting for each other) run one after the other, in the
  * order issued, so they see each other and never create one path twice; fdb-java's run
  * interleaved. The ordering is per layer instance: share the instance. Errors are this
@@ -398,8 +400,8 @@ public final class StrataDirectoryLayer {
         if (serializable) {
             // A node whose prefix is a proper prefix of ours would contain it: conflict on each such node's keys.
             for (int length = 1; length < prefix.length; length++) {
-                tr.addReadConflictRange(Range.startsWith(nodeSubspace.pack(Arrays.copyOf(prefix, length))).begin,
-                        Range.startsWith(nodeSubspace.pack(Arrays.copyOf(prefix, length))).end);
+                Range ancestor = Range.startsWith(nodeSubspace.pack(Arrays.copyOf(prefix, length)));
+                tr.addReadConflictRange(ancestor.begin, ancestor.end);
             }
         }
         return before.thenCombine(inside, (beforeKvs, insideKvs) -> {
