@@ -37,10 +37,10 @@ import java.util.function.Supplier;
  * Automatic prefixes are {@code contentSubspace.getKey()} followed by the allocator's result.
  *
  * <h2>Partitions</h2>
- * A directory with the layer {@code "partition"} can be created, opened, moved and removed
- * like any other (the bytes are the same as fdb-java's), but paths that go <em>through</em>
- * a partition are not supported yet: such operations fail with
- * {@link UnsupportedOperationException} rather than write anything.
+ * A directory with the layer {@code "partition"} holds its own directory layer, as in
+ * fdb-java: node subspace {@code prefix + \xFE}, content subspace {@code prefix}, no manual
+ * prefixes. Paths that go through a partition are handed to it; moves between partitions
+ * fail with {@link DirectoryMoveException}. Listing a partition lists its own directories.
  *
  * <h2>Differences from fdb-java</h2>
  * Checking that a manual prefix is free reads serializably only what decides the answer
@@ -74,6 +74,8 @@ public final class StrataDirectoryLayer {
     private final Subspace rootNode;
     private final HighContentionAllocator allocator;
     private final boolean allowManualPrefixes;
+    /** The absolute path of this layer's root: empty, or a partition's path. */
+    private final List<String> basePath;
     /** Per transaction (by identity), the last operation issued on it; see {@link #inOrder}. */
     private final Map<Object, CompletableFuture<?>> tails = new IdentityHashMap<>();
 
@@ -91,6 +93,11 @@ public final class StrataDirectoryLayer {
     }
 
     public StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes) {
+        this(nodeSubspace, contentSubspace, allowManualPrefixes, List.of());
+    }
+
+    private StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes, List<String> basePath) {
+        this.basePath = List.copyOf(basePath);
         this.nodeSubspace = nodeSubspace;
         this.contentSubspace = contentSubspace;
         this.rootNode = nodeSubspace.get(nodeSubspace.getKey());
@@ -154,18 +161,31 @@ public final class StrataDirectoryLayer {
     /** Whether a directory exists at {@code path} (the root always does). */
     public CompletableFuture<Boolean> exists(ReadTransactionContext tcx, List<String> path) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(tr -> inOrder(tr, () -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenApply(Node::exists)));
+        return tcx.readAsync(tr -> inOrder(tr, () -> existsInternal(tr, p)));
+    }
+
+    private CompletableFuture<Boolean> existsInternal(ReadTransaction tr, List<String> p) {
+        return checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenCompose(node -> {
+            if (node.isInPartition(false)) {
+                return node.partition().existsInternal(tr, node.partitionSubpath());
+            }
+            return CompletableFuture.completedFuture(node.exists());
+        });
     }
 
     /** The names of the subdirectories of {@code path}, in key order. */
     public CompletableFuture<List<String>> list(ReadTransactionContext tcx, List<String> path) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(tr -> inOrder(tr, () -> checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenCompose(node -> {
+        return tcx.readAsync(tr -> inOrder(tr, () -> listInternal(tr, p)));
+    }
+
+    private CompletableFuture<List<String>> listInternal(ReadTransaction tr, List<String> p) {
+        return checkVersion(tr).thenCompose(ignore -> find(tr, p)).thenCompose(node -> {
             if (!node.exists()) {
-                throw new NoSuchDirectoryException(p);
+                throw new NoSuchDirectoryException(absolute(p));
             }
-            if (node.isPartition()) {
-                throw partitionsUnsupported(p);
+            if (node.isInPartition(true)) {
+                return node.partition().listInternal(tr, node.partitionSubpath());
             }
             Subspace subdirs = nodeWithPrefix(node.prefix).get(SUBDIRS);
             return tr.getRange(subdirs.range()).asList().thenApply(kvs -> {
@@ -175,17 +195,17 @@ public final class StrataDirectoryLayer {
                 }
                 return names;
             });
-        })));
+        });
     }
 
     /** Removes the directory at {@code path}, its subdirectories and all their contents: {@link NoSuchDirectoryException} if missing. */
     public CompletableFuture<Void> remove(TransactionContext tcx, List<String> path) {
-        return removeInternal(tcx, path, true).thenApply(ignore -> null);
+        return removeAsync(tcx, path, true).thenApply(ignore -> null);
     }
 
     /** As {@link #remove}, but returns false instead of failing when nothing exists at {@code path}. */
     public CompletableFuture<Boolean> removeIfExists(TransactionContext tcx, List<String> path) {
-        return removeInternal(tcx, path, false);
+        return removeAsync(tcx, path, false);
     }
 
     /**
@@ -196,32 +216,40 @@ public final class StrataDirectoryLayer {
     public CompletableFuture<StrataDirectory> move(TransactionContext tcx, List<String> oldPath, List<String> newPath) {
         List<String> from = List.copyOf(oldPath);
         List<String> to = List.copyOf(newPath);
-        return tcx.runAsync(tr -> inOrder(tr, () -> checkOrWriteVersion(tr).thenCompose(ignore -> {
+        return tcx.runAsync(tr -> inOrder(tr, () -> moveInternal(tr, from, to)));
+    }
+
+    private CompletableFuture<StrataDirectory> moveInternal(Transaction tr, List<String> from, List<String> to) {
+        return checkOrWriteVersion(tr).thenCompose(ignore -> {
             if (from.size() <= to.size() && from.equals(to.subList(0, from.size()))) {
-                throw new DirectoryMoveException("The destination directory cannot be a subdirectory of the source directory.", from, to);
+                throw new DirectoryMoveException("The destination directory cannot be a subdirectory of the source directory.",
+                        absolute(from), absolute(to));
             }
             return find(tr, from).thenCombine(find(tr, to), (oldNode, newNode) -> new Node[] {oldNode, newNode});
         }).thenCompose(nodes -> {
             Node oldNode = nodes[0];
             Node newNode = nodes[1];
             if (!oldNode.exists()) {
-                throw new NoSuchDirectoryException(from);
+                throw new NoSuchDirectoryException(absolute(from));
+            }
+            if (oldNode.isInPartition(false) || newNode.isInPartition(false)) {
+                if (!oldNode.isInPartition(false) || !newNode.isInPartition(false) || !oldNode.path().equals(newNode.path())) {
+                    throw new DirectoryMoveException("Cannot move between partitions.", absolute(from), absolute(to));
+                }
+                return newNode.partition().moveInternal(tr, oldNode.partitionSubpath(), newNode.partitionSubpath());
             }
             if (newNode.exists()) {
-                throw new DirectoryAlreadyExistsException(to);
+                throw new DirectoryAlreadyExistsException(absolute(to));
             }
             List<String> parentPath = to.subList(0, to.size() - 1);
             return find(tr, parentPath).thenCompose(parent -> {
                 if (!parent.exists()) {
-                    throw new NoSuchDirectoryException(parentPath);
-                }
-                if (parent.isPartition()) {
-                    throw partitionsUnsupported(to);
+                    throw new NoSuchDirectoryException(absolute(parentPath));
                 }
                 tr.set(subdirKey(parent.prefix, last(to)), oldNode.prefix);
                 return removeFromParent(tr, from).thenApply(ignore -> directory(to, oldNode.prefix, oldNode.layer));
             });
-        })));
+        });
     }
 
     // ---------------------------------------------------------------- internals
@@ -254,20 +282,55 @@ public final class StrataDirectoryLayer {
         return result;
     }
 
-    /** A node found by walking a path: the prefix is null when the path does not exist (the root's is the node subspace key). */
-    private record Node(byte[] prefix, byte[] layer) {
+    /**
+     * A node found by walking {@code targetPath}: {@code path} is the part walked. The prefix
+     * is null when the path does not exist (the root's is the node subspace key). The walk
+     * stops at a partition: the rest of the path is the partition's business.
+     */
+    private final class Node {
+        final byte[] prefix;
+        final byte[] layer;
+        final List<String> path;
+        final List<String> targetPath;
+
+        Node(byte[] prefix, byte[] layer, List<String> path, List<String> targetPath) {
+            this.prefix = prefix;
+            this.layer = layer;
+            this.path = path;
+            this.targetPath = targetPath;
+        }
+
         boolean exists() {
             return prefix != null;
         }
 
-        boolean isPartition() {
-            return exists() && Arrays.equals(layer, PARTITION_LAYER);
+        List<String> path() {
+            return path;
+        }
+
+        /** Whether the target lies in the partition this node is (or is, with {@code includeEmptySubpath}). */
+        boolean isInPartition(boolean includeEmptySubpath) {
+            return exists() && Arrays.equals(layer, PARTITION_LAYER) && (includeEmptySubpath || targetPath.size() > path.size());
+        }
+
+        List<String> partitionSubpath() {
+            return targetPath.subList(path.size(), targetPath.size());
+        }
+
+        /** The directory layer inside this partition node, as fdb-java's {@code DirectoryPartition} builds it. */
+        StrataDirectoryLayer partition() {
+            return new StrataDirectoryLayer(new Subspace(ByteArrayUtil.join(prefix, DEFAULT_NODE_SUBSPACE.getKey())),
+                    new Subspace(prefix), false, absolute(path));
         }
     }
 
-    private static UnsupportedOperationException partitionsUnsupported(List<String> path) {
-        return new UnsupportedOperationException(
-                "StrataDirectoryLayer does not yet support paths inside a directory partition: " + String.join("/", path));
+    private List<String> absolute(List<String> path) {
+        if (basePath.isEmpty()) {
+            return path;
+        }
+        List<String> joined = new ArrayList<>(basePath);
+        joined.addAll(path);
+        return joined;
     }
 
     private Subspace nodeWithPrefix(byte[] prefix) {
@@ -283,31 +346,29 @@ public final class StrataDirectoryLayer {
     }
 
     private StrataDirectory directory(List<String> path, byte[] prefix, byte[] layer) {
-        return new StrataDirectory(path, prefix, layer);
+        return new StrataDirectory(absolute(path), prefix, layer);
     }
 
     /**
      * Walks {@code path} from the root, reading each step's subdirectory entry and layer
-     * (the reads fdb-java makes). Walking through a partition fails: its subdirectories live
-     * in the partition's own directory layer.
+     * (the reads fdb-java makes), stopping at a partition: its subdirectories live in the
+     * partition's own directory layer.
      */
     private CompletableFuture<Node> find(ReadTransaction tr, List<String> path) {
-        return step(tr, path, 0, new Node(nodeSubspace.getKey(), null));
+        return step(tr, path, 0, new Node(nodeSubspace.getKey(), null, List.of(), path));
     }
 
     private CompletableFuture<Node> step(ReadTransaction tr, List<String> path, int index, Node node) {
-        if (index == path.size()) {
+        if (index == path.size() || (index > 0 && Arrays.equals(node.layer, PARTITION_LAYER))) {
             return CompletableFuture.completedFuture(node);
         }
-        if (node.isPartition()) {
-            throw partitionsUnsupported(path);
-        }
+        List<String> walked = path.subList(0, index + 1);
         return tr.get(subdirKey(node.prefix, path.get(index))).thenCompose(child -> {
             if (child == null) {
-                return CompletableFuture.completedFuture(new Node(null, null));
+                return CompletableFuture.completedFuture(new Node(null, null, walked, path));
             }
             return tr.get(nodeWithPrefix(child).get(LAYER_KEY).getKey())
-                    .thenCompose(layer -> step(tr, path, index + 1, new Node(child, layer)));
+                    .thenCompose(layer -> step(tr, path, index + 1, new Node(child, layer, walked, path)));
         });
     }
 
@@ -316,8 +377,9 @@ public final class StrataDirectoryLayer {
                                                                     boolean allowCreate, boolean allowOpen) {
         byte[] wanted = layer == null ? EMPTY : layer;
         if (prefix != null && !allowManualPrefixes) {
-            return CompletableFuture.failedFuture(
-                    new IllegalArgumentException("Cannot specify a prefix unless manual prefixes are enabled."));
+            return CompletableFuture.failedFuture(new IllegalArgumentException(basePath.isEmpty()
+                    ? "Cannot specify a prefix unless manual prefixes are enabled."
+                    : "Cannot specify a prefix in a partition."));
         }
         return checkVersion(rtr).thenCompose(ignore -> {
             if (path.isEmpty()) {
@@ -326,16 +388,20 @@ public final class StrataDirectoryLayer {
             return find(rtr, path);
         }).thenCompose(existing -> {
             if (existing.exists()) {
+                if (existing.isInPartition(false)) {
+                    return existing.partition().createOrOpenInternal(rtr, tr, existing.partitionSubpath(),
+                            layer, prefix, allowCreate, allowOpen);
+                }
                 if (!allowOpen) {
-                    throw new DirectoryAlreadyExistsException(path);
+                    throw new DirectoryAlreadyExistsException(absolute(path));
                 }
                 if (wanted.length > 0 && !Arrays.equals(wanted, existing.layer)) {
-                    throw new MismatchedLayerException(path, existing.layer, wanted);
+                    throw new MismatchedLayerException(absolute(path), existing.layer, wanted);
                 }
                 return CompletableFuture.completedFuture(directory(path, existing.prefix, existing.layer));
             }
             if (!allowCreate) {
-                throw new NoSuchDirectoryException(path);
+                throw new NoSuchDirectoryException(absolute(path));
             }
             return createInternal(tr, path, wanted, prefix);
         });
@@ -415,23 +481,30 @@ public final class StrataDirectoryLayer {
         });
     }
 
-    private CompletableFuture<Boolean> removeInternal(TransactionContext tcx, List<String> path, boolean mustExist) {
+    private CompletableFuture<Boolean> removeAsync(TransactionContext tcx, List<String> path, boolean mustExist) {
         List<String> p = List.copyOf(path);
-        return tcx.runAsync(tr -> inOrder(tr, () -> checkOrWriteVersion(tr).thenCompose(ignore -> {
+        return tcx.runAsync(tr -> inOrder(tr, () -> removeInternal(tr, p, mustExist)));
+    }
+
+    private CompletableFuture<Boolean> removeInternal(Transaction tr, List<String> p, boolean mustExist) {
+        return checkOrWriteVersion(tr).thenCompose(ignore -> {
             if (p.isEmpty()) {
-                throw new DirectoryException("The root directory cannot be removed.", p);
+                throw new DirectoryException("The root directory cannot be removed.", absolute(p));
             }
             return find(tr, p);
         }).thenCompose(node -> {
             if (!node.exists()) {
                 if (mustExist) {
-                    throw new NoSuchDirectoryException(p);
+                    throw new NoSuchDirectoryException(absolute(p));
                 }
                 return CompletableFuture.completedFuture(false);
             }
+            if (node.isInPartition(false)) {
+                return node.partition().removeInternal(tr, node.partitionSubpath(), mustExist);
+            }
             return removeRecursive(tr, node.prefix)
                     .thenCombine(removeFromParent(tr, p), (a, b) -> true);
-        })));
+        });
     }
 
     private CompletableFuture<Void> removeFromParent(Transaction tr, List<String> path) {

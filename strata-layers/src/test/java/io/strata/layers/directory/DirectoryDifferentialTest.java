@@ -131,11 +131,14 @@ class DirectoryDifferentialTest {
         final Subspace contentSubspace;
         final Map<ByteBuffer, String> labels = new HashMap<>();
         final List<Object> results = new ArrayList<>();
+        /** Node and content subspace of the root directory layer and of each partition seen. */
+        final List<Subspace[]> layers = new ArrayList<>();
 
         Side(Dirs dirs, Subspace nodeSubspace, Subspace contentSubspace) {
             this.dirs = dirs;
             this.nodeSubspace = nodeSubspace;
             this.contentSubspace = contentSubspace;
+            layers.add(new Subspace[] {nodeSubspace, contentSubspace});
         }
 
         /** Runs one transaction, then labels every prefix now in the tree by its path. */
@@ -150,26 +153,33 @@ class DirectoryDifferentialTest {
             DirectoryTestSupport.label(tree, labels);
         }
 
-        /** Reads the tree straight from the node layout, independently of either implementation. */
+        /** Reads the tree straight from the node layout, independently of either implementation, partitions included. */
         private void walk(Transaction tr, List<String> path, Map<List<String>, byte[]> tree) {
-            walk(tr, path, nodeSubspace.getKey(), tree);
+            walk(tr, path, nodeSubspace, nodeSubspace.getKey(), tree);
         }
 
-        private void walk(Transaction tr, List<String> path, byte[] prefix, Map<List<String>, byte[]> tree) {
-            Subspace subdirs = nodeSubspace.get(prefix).get(0);
+        private void walk(Transaction tr, List<String> path, Subspace nodes, byte[] prefix, Map<List<String>, byte[]> tree) {
+            Subspace subdirs = nodes.get(prefix).get(0);
             for (KeyValue kv : tr.getRange(subdirs.range()).asList().join()) {
                 List<String> child = new ArrayList<>(path);
                 child.add(subdirs.unpack(kv.getKey()).getString(0));
-                tree.put(child, kv.getValue());
-                byte[] layer = tr.get(nodeSubspace.get(kv.getValue()).get(bytes("layer")).getKey()).join();
-                if (!Arrays.equals(layer, StrataDirectoryLayer.PARTITION_LAYER)) {
-                    walk(tr, child, kv.getValue(), tree);
+                byte[] childPrefix = kv.getValue();
+                tree.put(child, childPrefix);
+                byte[] layer = tr.get(nodes.get(childPrefix).get(bytes("layer")).getKey()).join();
+                if (Arrays.equals(layer, StrataDirectoryLayer.PARTITION_LAYER)) {
+                    Subspace inner = new Subspace(ByteArrayUtil.join(childPrefix, new byte[] {(byte) 0xFE}));
+                    if (layers.stream().noneMatch(l -> l[0].equals(inner))) {
+                        layers.add(new Subspace[] {inner, new Subspace(childPrefix)});
+                    }
+                    walk(tr, child, inner, inner.getKey(), tree);
+                } else {
+                    walk(tr, child, nodes, childPrefix, tree);
                 }
             }
         }
 
         List<String> rendered() {
-            return DirectoryTestSupport.render(db, nodeSubspace, contentSubspace, labels);
+            return DirectoryTestSupport.render(db, layers, labels);
         }
     }
 
@@ -217,6 +227,29 @@ class DirectoryDifferentialTest {
         });
         side.run(tr -> d.move(tr, List.of("n"), List.of("m")));
         side.run(tr -> d.list(tr, List.of("m")).size());
+        // Inside the partition: its own directory layer, version and allocator.
+        side.run(tr -> d.createOrOpen(tr, List.of("p", "in", "deep"), bytes("L3")));
+        side.run(tr -> d.create(tr, List.of("p", "other"), new byte[0], null));
+        side.run(tr -> d.create(tr, List.of("p", "nested"), StrataDirectoryLayer.PARTITION_LAYER, null));
+        side.run(tr -> d.createOrOpen(tr, List.of("p", "nested", "x"), new byte[0]));
+        side.run(tr -> {
+            tr.set(ByteArrayUtil.join(d.open(tr, List.of("p", "in", "deep"))[0], bytes("k4")), bytes("v4"));
+            return d.list(tr, List.of("p"));
+        });
+        side.run(tr -> d.move(tr, List.of("p", "in"), List.of("p", "moved")));
+        side.run(tr -> d.list(tr, List.of("p", "moved")));
+        side.run(tr -> d.removeIfExists(tr, List.of("p", "other")));
+        side.run(tr -> {
+            d.remove(tr, List.of("p", "nested", "x"));
+            return d.list(tr, List.of("p", "nested"));
+        });
+        // A partition with contents inside a plain directory, then removed whole.
+        side.run(tr -> d.createOrOpen(tr, List.of("a", "q"), StrataDirectoryLayer.PARTITION_LAYER));
+        side.run(tr -> d.createOrOpen(tr, List.of("a", "q", "r", "s"), new byte[0]));
+        side.run(tr -> {
+            d.remove(tr, List.of("a", "q"));
+            return d.list(tr, List.of("a"));
+        });
     }
 
     @Test
@@ -232,7 +265,12 @@ class DirectoryDifferentialTest {
             assertThat(expected).anyMatch(line -> line.contains("'version'"))
                     .anyMatch(line -> line.contains("candidate(<"))
                     .anyMatch(line -> line.startsWith("content<"))
-                    .noneMatch(line -> line.contains("candidate('"));
+                    .noneMatch(line -> line.contains("candidate('"))
+                    .noneMatch(line -> line.startsWith("raw "))
+                    // Inside partitions too (prefixes are named by the path they were first seen at).
+                    .contains("node[ROOT<p>, 0, moved] = <p/in>")
+                    .contains("node[ROOT<p/nested>, 'hca', 1, candidate(<p/nested/x>)] = ''")
+                    .contains("content<p/in/deep>k4 = 'v4'");
             assertThat(ours.rendered()).containsExactlyElementsOf(expected);
         }
     }

@@ -220,17 +220,64 @@ class DirectoryErrorsTest {
     }
 
     @Test
-    void pathsInsidePartitionsAreRefusedWithoutWriting() {
+    void partitions() {
+        byte[] partition = StrataDirectoryLayer.PARTITION_LAYER;
+        Throwable t = bothFail(false, l -> {
+            l.create(List.of("p"), partition, null);
+            l.open(List.of("p", "missing", "deeper"), new byte[0]);
+        });
+        assertThat(t).isInstanceOf(NoSuchDirectoryException.class);
+        assertThat(((NoSuchDirectoryException) t).getPath()).containsExactly("p", "missing", "deeper");
+        assertThat(bothFail(true, l -> {
+            l.create(List.of("p"), partition, null);
+            l.create(List.of("p", "manual"), new byte[0], new byte[] {0x70});
+        })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partition");
+        assertThat(bothFail(false, l -> {
+            l.create(List.of("p"), partition, null);
+            l.create(List.of("p", "a"));
+            l.move(List.of("p", "a"), List.of("b"));
+        })).isInstanceOf(DirectoryMoveException.class);
+        assertThat(bothFail(false, l -> {
+            l.create(List.of("p"), partition, null);
+            l.create(List.of("q"), partition, null);
+            l.create(List.of("p", "a"));
+            l.move(List.of("p", "a"), List.of("q", "a"));
+        })).isInstanceOf(DirectoryMoveException.class);
+        assertThat(bothFail(false, l -> {
+            l.create(List.of("p"), partition, null);
+            l.create(List.of("p", "a"), new byte[0], null);
+            l.create(List.of("p", "a"), new byte[0], null);
+        })).isInstanceOf(DirectoryAlreadyExistsException.class);
+        assertThat(bothFail(false, l -> {
+            l.create(List.of("p"), partition, null);
+            l.create(List.of("p", "a"), bytes("one"), null);
+            l.open(List.of("p", "a"), bytes("two"));
+        })).isInstanceOf(MismatchedLayerException.class);
+    }
+
+    @Test
+    void partitionsInterop() {
         try (Database db = Strata.inMemory()) {
             StrataDirectoryLayer ours = new StrataDirectoryLayer();
-            StrataDirectory partition = ours.create(db, List.of("p"), StrataDirectoryLayer.PARTITION_LAYER).join();
-            assertThat(partition.isPartition()).isTrue();
-            assertThat(new DirectoryLayer().open(db, List.of("p")).join().getLayer()).isEqualTo(StrataDirectoryLayer.PARTITION_LAYER);
-            List<com.apple.foundationdb.KeyValue> before = DirectoryTestSupport.dump(db);
-            assertThat(failure(() -> ours.createOrOpen(db, List.of("p", "inside")).join())).isInstanceOf(UnsupportedOperationException.class);
-            assertThat(failure(() -> ours.list(db, List.of("p")).join())).isInstanceOf(UnsupportedOperationException.class);
-            assertThat(DirectoryTestSupport.dump(db)).usingRecursiveFieldByFieldElementComparator().isEqualTo(before);
-            assertThat(ours.removeIfExists(db, List.of("p")).join()).isTrue();
+            DirectoryLayer official = new DirectoryLayer();
+            StrataDirectory p = ours.create(db, List.of("p"), StrataDirectoryLayer.PARTITION_LAYER).join();
+            assertThat(p.isPartition()).isTrue();
+            assertThat(official.open(db, List.of("p")).join().getLayer()).isEqualTo(StrataDirectoryLayer.PARTITION_LAYER);
+            byte[] inner = official.create(db, List.of("p", "x", "y"), bytes("L")).join().getKey();
+            StrataDirectory opened = ours.open(db, List.of("p", "x", "y"), bytes("L")).join();
+            assertThat(opened.getKey()).isEqualTo(inner).startsWith(p.getKey());
+            assertThat(opened.getPath()).containsExactly("p", "x", "y");
+            StrataDirectory ourInner = ours.create(db, List.of("p", "z")).join();
+            assertThat(official.open(db, List.of("p", "z")).join().getKey()).isEqualTo(ourInner.getKey());
+            assertThat(ours.list(db, List.of("p")).join()).isEqualTo(official.list(db, List.of("p")).join()).containsExactly("x", "z");
+            assertThat(ours.exists(db, List.of("p", "x", "y")).join()).isTrue();
+            assertThat(ours.exists(db, List.of("p", "nope")).join()).isFalse();
+            ours.move(db, List.of("p", "z"), List.of("p", "x", "z")).join();
+            assertThat(official.list(db, List.of("p", "x")).join()).containsExactly("y", "z");
+            assertThat(ours.removeIfExists(db, List.of("p", "x")).join()).isTrue();
+            assertThat(official.exists(db, List.of("p", "x")).join()).isFalse();
+            ours.remove(db, List.of("p")).join();
+            assertThat(DirectoryTestSupport.dump(db).stream().filter(kv -> p.contains(kv.getKey()))).isEmpty();
         }
     }
 }

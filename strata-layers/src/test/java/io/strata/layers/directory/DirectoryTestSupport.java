@@ -44,16 +44,35 @@ final class DirectoryTestSupport {
      * the label of the prefix they encode (after the content subspace's key), content keys as label + rest.
      */
     static List<String> render(Database db, Subspace nodeSubspace, Subspace contentSubspace, Map<ByteBuffer, String> labels) {
+        List<Subspace[]> layers = new ArrayList<>();
+        layers.add(new Subspace[] {nodeSubspace, contentSubspace});
+        return render(db, layers, labels);
+    }
+
+    /**
+     * As above, for several directory layers (node and content subspace each): the root one
+     * and those of partitions. A key belongs to the layer with the longest node subspace
+     * containing it.
+     */
+    static List<String> render(Database db, List<Subspace[]> layers, Map<ByteBuffer, String> labels) {
         List<String> lines = new ArrayList<>();
         for (KeyValue kv : dump(db)) {
-            lines.add(renderKey(kv.getKey(), nodeSubspace, contentSubspace, labels) + " = " + renderBytes(kv.getValue(), labels));
+            Subspace[] layer = null;
+            for (Subspace[] candidate : layers) {
+                if (candidate[0].contains(kv.getKey())
+                        && (layer == null || candidate[0].getKey().length > layer[0].getKey().length)) {
+                    layer = candidate;
+                }
+            }
+            String key = layer == null ? renderContent(kv.getKey(), labels) : renderKey(kv.getKey(), layer[0], layer[1], labels);
+            lines.add(key + " = " + renderBytes(kv.getValue(), labels));
         }
         lines.sort(null);
         return lines;
     }
 
     private static String renderKey(byte[] key, Subspace nodeSubspace, Subspace contentSubspace, Map<ByteBuffer, String> labels) {
-        if (nodeSubspace.contains(key)) {
+        {
             List<Object> items = nodeSubspace.unpack(key).getItems();
             List<String> rendered = new ArrayList<>();
             boolean allocatorRecent = items.size() == 4 && items.get(0) instanceof byte[] root
@@ -61,7 +80,8 @@ final class DirectoryTestSupport {
             for (int i = 0; i < items.size(); i++) {
                 Object item = items.get(i);
                 if (item instanceof byte[] bytes) {
-                    rendered.add(java.util.Arrays.equals(bytes, nodeSubspace.getKey()) ? "ROOT" : renderBytes(bytes, labels));
+                    rendered.add(java.util.Arrays.equals(bytes, nodeSubspace.getKey())
+                            ? "ROOT" + renderBytes(contentSubspace.getKey(), labels) : renderBytes(bytes, labels));
                 } else if (allocatorRecent && i == 3) {
                     rendered.add("candidate(" + renderBytes(ByteArrayUtil.join(contentSubspace.getKey(), Tuple.from(item).pack()), labels) + ")");
                 } else {
@@ -70,14 +90,23 @@ final class DirectoryTestSupport {
             }
             return "node" + rendered;
         }
+    }
+
+    private static String renderContent(byte[] key, Map<ByteBuffer, String> labels) {
+        byte[] best = null;
+        String bestLabel = null;
         for (Map.Entry<ByteBuffer, String> e : labels.entrySet()) {
             byte[] prefix = new byte[e.getKey().remaining()];
             e.getKey().duplicate().get(prefix);
-            if (ByteArrayUtil.startsWith(key, prefix)) {
-                return "content<" + e.getValue() + ">" + ByteArrayUtil.printable(java.util.Arrays.copyOfRange(key, prefix.length, key.length));
+            if (ByteArrayUtil.startsWith(key, prefix) && (best == null || prefix.length > best.length)) {
+                best = prefix;
+                bestLabel = e.getValue();
             }
         }
-        return "raw " + ByteArrayUtil.printable(key);
+        if (best == null) {
+            return "raw " + ByteArrayUtil.printable(key);
+        }
+        return "content<" + bestLabel + ">" + ByteArrayUtil.printable(java.util.Arrays.copyOfRange(key, best.length, key.length));
     }
 
     private static String renderBytes(byte[] bytes, Map<ByteBuffer, String> labels) {
