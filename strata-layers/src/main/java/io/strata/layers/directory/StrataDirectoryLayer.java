@@ -259,7 +259,9 @@ public final class StrataDirectoryLayer {
      * transaction object has completed (successfully or not), so that operations issued at
      * once in one transaction behave as if issued one after the other: each sees the
      * previous ones' writes, and two never both find a path missing and create it twice.
-     * Entries leave the map when their operation completes.
+     * Entries leave the map when their operation completes. A caller must therefore not
+     * block on a later operation from inside an earlier one's callbacks on the same
+     * transaction before the earlier one completes (nothing in this class does).
      */
     private <T> CompletableFuture<T> inOrder(Object transaction, Supplier<CompletableFuture<T>> operation) {
         CompletableFuture<T> result;
