@@ -49,18 +49,25 @@ class CrashRecoveryTest {
             assertThat(out.readLine()).isEqualTo("ready");
             // Drain continuously, so the worker never blocks on a full pipe.
             List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+            java.util.concurrent.CountDownLatch firstAck = new java.util.concurrent.CountDownLatch(1);
             Thread reader = new Thread(() -> {
                 try {
                     String l;
                     while ((l = out.readLine()) != null) {
                         lines.add(l);
+                        if (l.startsWith("ack ")) {
+                            firstAck.countDown();
+                        }
                     }
                 } catch (java.io.IOException ignored) {
                     // the pipe ends with the process
                 }
             });
             reader.start();
-            Thread.sleep(100 + random.nextInt(600));
+            // Kill at a random moment after the run is under way (its first acknowledgement),
+            // so that every round kills a committing process however slow the machine is.
+            assertThat(firstAck.await(60, TimeUnit.SECONDS)).as("round %d started committing", round).isTrue();
+            Thread.sleep(random.nextInt(600));
             // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe.
             p.toHandle().destroyForcibly();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
