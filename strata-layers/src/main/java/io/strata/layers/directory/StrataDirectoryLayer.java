@@ -1,6 +1,8 @@
 package io.strata.layers.directory;
 
+import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.ReadTransactionContext;
@@ -15,10 +17,12 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -53,6 +57,41 @@ import java.util.function.Supplier;
  * interleaved. The ordering is per layer instance: share the instance. Errors are this
  * package's copies of fdb-java's exceptions, whose constructors are package-private.
  *
+ * <h2>Cache</h2>
+ * Every operation that changes directory metadata (create, a createOrOpen that creates, move,
+ * remove, a removeIfExists that removes, inside partitions too) bumps FoundationDB's metadata
+ * version key {@code \xff/metadataVersion} in its transaction, with or without the cache
+ * (a versionstamped write, which takes no read conflict; the key is a system key outside the
+ * node and content subspaces, so the directory tree's bytes stay those fdb-java writes). A layer built with
+ * {@link #withCache()} also keeps the directories it opened, tagged with the metadata version
+ * they were read at: {@code open} and a {@code createOrOpen} that opens first read the
+ * metadata version (a normal get), and if the cache was filled at that same value they return
+ * the cached directory with no directory reads at all; otherwise they take the normal read
+ * path and fill the cache with what they read, tagged with that value. The cache is cleared
+ * whenever it is filled at a newer value, so it holds one version's directories only, and at
+ * most {@value #CACHE_LIMIT} of them (cleared when full).
+ *
+ * <p>Why this never serves a stale directory: a transaction's reads see the database at its
+ * read version, where the metadata version has one value V. Since every change made by this
+ * layer writes a new metadata version, the directory tree at V is the one the cache was
+ * filled from (a cache entry is only filled from reads made at V, by a transaction that had
+ * not itself changed the tree, i.e. from committed state). The get of the metadata version
+ * puts a read conflict on it, so if any process using this layer moves or removes a directory
+ * and commits after our read version, our commit fails with 1020 (not_committed) and the
+ * retry reads the new value, misses the cache and reads the tree again. A transaction that
+ * has bumped the metadata version itself cannot read it (1036, accessed_unreadable): its
+ * opens then take the uncached path, and never fill the cache; no 1036 reaches the caller.
+ *
+ * <p>Costs and limits, plainly: with the cache on, every open and createOrOpen conflicts
+ * with every concurrent directory change made through this layer, even on unrelated paths.
+ * Opens through {@code tr.snapshot()} read the metadata version as a snapshot read and so
+ * take no conflict on it, just as their uncached directory reads would take none. Writers
+ * that do not bump the metadata version, in particular fdb-java's own {@code DirectoryLayer},
+ * and anyone writing the node subspace by hand, are NOT seen by the cache: a directory moved
+ * or removed by them is served from the cache until something else bumps the metadata
+ * version. Only use the cache when every writer of the directory tree is this layer. Only
+ * successful opens are cached (a missing directory is always looked up).
+ *
  * <p>Thread-safe.
  */
 public final class StrataDirectoryLayer {
@@ -68,6 +107,14 @@ public final class StrataDirectoryLayer {
     private static final byte[] VERSION_KEY = "version".getBytes(StandardCharsets.UTF_8);
     private static final long SUBDIRS = 0;
     private static final int[] VERSION = {1, 0, 0};
+    /** FoundationDB's metadata version key, {@code \xff/metadataVersion}. */
+    static final byte[] METADATA_VERSION_KEY = ByteArrayUtil.join(new byte[] {(byte) 0xFF},
+            "/metadataVersion".getBytes(StandardCharsets.US_ASCII));
+    /** The only parameter the metadata version key accepts: a versionstamp placeholder at offset 0. */
+    private static final byte[] METADATA_VERSION_PARAM = new byte[14];
+    /** The most directories the cache holds; it is cleared when full. */
+    static final int CACHE_LIMIT = 4096;
+    private static final int ACCESSED_UNREADABLE = 1036;
 
     private final Subspace nodeSubspace;
     private final Subspace contentSubspace;
@@ -78,6 +125,8 @@ public final class StrataDirectoryLayer {
     private final List<String> basePath;
     /** Per transaction (by identity), the last operation issued on it; see {@link #inOrder}. */
     private final Map<Object, CompletableFuture<?>> tails = new IdentityHashMap<>();
+    /** The cache of opened directories, or null when disabled; see the class Javadoc, "Cache". */
+    private final DirectoryCache cache;
 
     /** The default directory layer: node subspace {@code \xFE}, empty content subspace, no manual prefixes. */
     public StrataDirectoryLayer() {
@@ -93,16 +142,32 @@ public final class StrataDirectoryLayer {
     }
 
     public StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes) {
-        this(nodeSubspace, contentSubspace, allowManualPrefixes, List.of());
+        this(nodeSubspace, contentSubspace, allowManualPrefixes, List.of(), false);
     }
 
-    private StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes, List<String> basePath) {
+    private StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes,
+                                 List<String> basePath, boolean cached) {
+        this.cache = cached ? new DirectoryCache() : null;
         this.basePath = List.copyOf(basePath);
         this.nodeSubspace = nodeSubspace;
         this.contentSubspace = contentSubspace;
         this.rootNode = nodeSubspace.get(nodeSubspace.getKey());
         this.allocator = HighContentionAllocator.forDirectoryLayer(nodeSubspace);
         this.allowManualPrefixes = allowManualPrefixes;
+    }
+
+    /**
+     * A layer like this one (same subspaces and manual-prefix setting) that caches the
+     * directories it opens, validated by the metadata version: see the class Javadoc, "Cache".
+     * Read its limits first: changes by writers that do not bump the metadata version are not seen.
+     */
+    public StrataDirectoryLayer withCache() {
+        return new StrataDirectoryLayer(nodeSubspace, contentSubspace, allowManualPrefixes, basePath, true);
+    }
+
+    /** Whether this layer caches opened directories ({@link #withCache()}). */
+    public boolean isCached() {
+        return cache != null;
     }
 
     public Subspace getNodeSubspace() {
@@ -126,7 +191,7 @@ public final class StrataDirectoryLayer {
      */
     public CompletableFuture<StrataDirectory> createOrOpen(TransactionContext tcx, List<String> path, byte[] layer) {
         List<String> p = List.copyOf(path);
-        return tcx.runAsync(tr -> inOrder(tr, () -> createOrOpenInternal(tr, tr, p, layer, null, true, true)));
+        return tcx.runAsync(tr -> inOrder(tr, () -> cachedOpen(tr, tr, p, layer, true)));
     }
 
     public CompletableFuture<StrataDirectory> open(ReadTransactionContext tcx, List<String> path) {
@@ -136,7 +201,7 @@ public final class StrataDirectoryLayer {
     /** Opens an existing directory: {@link NoSuchDirectoryException} if missing, {@link MismatchedLayerException} on another layer. */
     public CompletableFuture<StrataDirectory> open(ReadTransactionContext tcx, List<String> path, byte[] layer) {
         List<String> p = List.copyOf(path);
-        return tcx.readAsync(rtr -> inOrder(rtr, () -> createOrOpenInternal(rtr, null, p, layer, null, false, true)));
+        return tcx.readAsync(rtr -> inOrder(rtr, () -> cachedOpen(rtr, null, p, layer, false)));
     }
 
     public CompletableFuture<StrataDirectory> create(TransactionContext tcx, List<String> path) {
@@ -247,6 +312,7 @@ public final class StrataDirectoryLayer {
                     throw new NoSuchDirectoryException(absolute(parentPath));
                 }
                 tr.set(subdirKey(parent.prefix, last(to)), oldNode.prefix);
+                bumpMetadataVersion(tr);
                 return removeFromParent(tr, from).thenApply(ignore -> directory(to, oldNode.prefix, oldNode.layer));
             });
         });
@@ -322,7 +388,7 @@ public final class StrataDirectoryLayer {
         /** The directory layer inside this partition node, as fdb-java's {@code DirectoryPartition} builds it. */
         StrataDirectoryLayer partition() {
             return new StrataDirectoryLayer(new Subspace(ByteArrayUtil.join(prefix, DEFAULT_NODE_SUBSPACE.getKey())),
-                    new Subspace(prefix), false, absolute(path));
+                    new Subspace(prefix), false, absolute(path), false);
         }
     }
 
@@ -439,6 +505,7 @@ public final class StrataDirectoryLayer {
             return parent.thenApply(parentPrefix -> {
                 tr.set(subdirKey(parentPrefix, last(path)), actual);
                 tr.set(nodeWithPrefix(actual).get(LAYER_KEY).getKey(), layer);
+                bumpMetadataVersion(tr);
                 return directory(path, actual, layer);
             });
         }));
@@ -504,6 +571,7 @@ public final class StrataDirectoryLayer {
             if (node.isInPartition(false)) {
                 return node.partition().removeInternal(tr, node.partitionSubpath(), mustExist);
             }
+            bumpMetadataVersion(tr);
             return removeRecursive(tr, node.prefix)
                     .thenCombine(removeFromParent(tr, p), (a, b) -> true);
         });
@@ -526,6 +594,94 @@ public final class StrataDirectoryLayer {
             }
             return all;
         });
+    }
+
+    // ---------------------------------------------------------------- cache
+
+    /** Marks a change of directory metadata: a new metadata version at commit. */
+    private static void bumpMetadataVersion(Transaction tr) {
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, METADATA_VERSION_KEY, METADATA_VERSION_PARAM);
+    }
+
+    /**
+     * open ({@code tr} null) or createOrOpen through the cache when there is one: read the
+     * metadata version; on a hit at that value return the cached directory; else take the
+     * normal path and, if it only opened, fill the cache at that value. A transaction that
+     * bumped the metadata version itself (1036 on the read) takes the normal path, uncached.
+     */
+    private CompletableFuture<StrataDirectory> cachedOpen(ReadTransaction rtr, Transaction tr, List<String> path,
+                                                          byte[] layer, boolean allowCreate) {
+        if (cache == null || path.isEmpty()) {
+            return createOrOpenInternal(rtr, tr, path, layer, null, allowCreate, true);
+        }
+        byte[] wanted = layer == null ? EMPTY : layer;
+        return readMetadataVersion(rtr).thenCompose(version -> {
+            if (version == null) {
+                return createOrOpenInternal(rtr, tr, path, layer, null, allowCreate, true);
+            }
+            StrataDirectory hit = cache.get(version, path);
+            if (hit != null) {
+                byte[] existing = hit.getLayer();
+                if (wanted.length > 0 && !Arrays.equals(wanted, existing)) {
+                    throw new MismatchedLayerException(absolute(path), existing, wanted);
+                }
+                return CompletableFuture.completedFuture(hit);
+            }
+            // Whether this operation created anything: only then does it write the metadata version.
+            return createOrOpenInternal(rtr, tr, path, layer, null, allowCreate, true).thenCompose(directory -> {
+                if (!allowCreate) {
+                    cache.put(version, path, directory);
+                    return CompletableFuture.completedFuture(directory);
+                }
+                // A createOrOpen that created wrote the metadata version: its result is not committed state.
+                return readMetadataVersion(rtr).thenApply(after -> {
+                    if (after != null) {
+                        cache.put(version, path, directory);
+                    }
+                    return directory;
+                });
+            });
+        });
+    }
+
+    /** The metadata version (empty if never written), or null if {@code tr} wrote it itself (1036). */
+    private static CompletableFuture<byte[]> readMetadataVersion(ReadTransaction tr) {
+        return tr.get(METADATA_VERSION_KEY).handle((value, error) -> {
+            if (error == null) {
+                return value == null ? EMPTY : value;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof FDBException fdb && fdb.getCode() == ACCESSED_UNREADABLE) {
+                return null;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new CompletionException(cause);
+        });
+    }
+
+    /** Opened directories by path, all read at one metadata version (compared as bytes: versionstamps only grow). */
+    private static final class DirectoryCache {
+        private byte[] version;
+        private final Map<List<String>, StrataDirectory> directories = new HashMap<>();
+
+        synchronized StrataDirectory get(byte[] at, List<String> path) {
+            return version != null && Arrays.equals(version, at) ? directories.get(path) : null;
+        }
+
+        synchronized void put(byte[] at, List<String> path, StrataDirectory directory) {
+            if (version == null || ByteArrayUtil.compareUnsigned(at, version) > 0) {
+                version = at;
+                directories.clear();
+            } else if (!Arrays.equals(at, version)) {
+                return; // read at an older metadata version than the cache's: keep the newer one
+            }
+            if (directories.size() >= CACHE_LIMIT) {
+                directories.clear();
+            }
+            directories.put(path, directory);
+        }
     }
 
     // ---------------------------------------------------------------- version
