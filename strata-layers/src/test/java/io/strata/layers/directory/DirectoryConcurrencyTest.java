@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.directory.DirectoryLayer;
 import com.apple.foundationdb.tuple.ByteArrayUtil;
 import io.strata.Strata;
+import io.strata.engine.fault.FaultPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,17 +26,30 @@ class DirectoryConcurrencyTest {
 
     @Test
     void eightThreadsCreateOrOpenDistinctPaths() throws Exception {
-        run(false);
+        run(false, FaultPolicy.none());
     }
 
     /** Half the threads use fdb-java's directory layer on the same database. */
     @Test
     void mixedWithOfficialDirectoryLayer() throws Exception {
-        run(true);
+        run(true, FaultPolicy.none());
     }
 
-    private static void run(boolean mixed) throws Exception {
-        try (Database db = Strata.inMemory()) {
+    /**
+     * Under injected 1020 and 1021 (committed and not): createOrOpen is idempotent, so a
+     * retry after a commit that did happen opens what it created — one prefix per path,
+     * none handed out twice, none lost. The seed is printed; -Dstrata.seed=N replays it.
+     */
+    @Test
+    void underCommitFaultsNoPrefixIsHandedOutTwiceAndNoneIsLost() throws Exception {
+        long seed = Long.getLong("strata.seed", System.nanoTime());
+        System.out.println("DirectoryConcurrencyTest faults seed " + seed);
+        run(true, FaultPolicy.seeded(seed).notCommitted(0.05).unknownResultCommitted(0.03)
+                .unknownResultNotCommitted(0.03).build());
+    }
+
+    private static void run(boolean mixed, FaultPolicy faults) throws Exception {
+        try (Database db = Strata.builder().faults(faults).inMemory()) {
             StrataDirectoryLayer ours = new StrataDirectoryLayer();
             DirectoryLayer official = new DirectoryLayer();
             CyclicBarrier start = new CyclicBarrier(THREADS);
