@@ -7,6 +7,7 @@ import io.strata.Strata;
 import io.strata.engine.fault.LatencyModel;
 
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Where a cell runs: a fresh empty place per cell, named for the CSV's {@code latency}
@@ -19,87 +20,41 @@ import java.util.UUID;
  *       every cell; each cell gets its own root, {@code ("strata-bench-allocators", uuid)},
  *       cleared when the cell ends. The caller closes the database.</li>
  * </ul>
+ *
+ * @param name   the name in the CSV's {@code latency} column and the charts
+ * @param opener makes one cell's database and empty root
  */
-public interface DatabaseTarget {
-    /** The name in the CSV's {@code latency} column and the charts. */
-    String name();
+public record DatabaseTarget(String name, Supplier<Cell> opener) {
 
-    /** A database and an empty root for one cell; closing it releases or clears them. */
-    Cell open();
-
-    /** One cell's database and root. */
-    interface Cell extends AutoCloseable {
-        Database db();
-
-        Subspace root();
-
+    /** One cell's database and root; closing it releases or clears them. */
+    public record Cell(Database db, Subspace root, Runnable release) implements AutoCloseable {
         @Override
-        void close();
+        public void close() {
+            release.run();
+        }
+    }
+
+    /** A database and an empty root for one cell. */
+    public Cell open() {
+        return opener.get();
     }
 
     /** A fresh in-memory engine per cell with the given added latency. */
-    static DatabaseTarget engine(String name, LatencyModel latency) {
-        return new DatabaseTarget() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Cell open() {
-                Database db = Strata.builder().latency(latency).inMemory();
-                Subspace root = new Subspace(Tuple.from("alloc"));
-                return new Cell() {
-                    @Override
-                    public Database db() {
-                        return db;
-                    }
-
-                    @Override
-                    public Subspace root() {
-                        return root;
-                    }
-
-                    @Override
-                    public void close() {
-                        db.close();
-                    }
-                };
-            }
-        };
+    public static DatabaseTarget engine(String name, LatencyModel latency) {
+        return new DatabaseTarget(name, () -> {
+            Database db = Strata.builder().latency(latency).inMemory();
+            return new Cell(db, new Subspace(Tuple.from("alloc")), db::close);
+        });
     }
 
     /** Cells on one shared database, each in a fresh subspace cleared afterwards. */
-    static DatabaseTarget shared(String name, Database db) {
-        return new DatabaseTarget() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Cell open() {
-                Subspace root = new Subspace(Tuple.from("strata-bench-allocators", UUID.randomUUID().toString()));
-                return new Cell() {
-                    @Override
-                    public Database db() {
-                        return db;
-                    }
-
-                    @Override
-                    public Subspace root() {
-                        return root;
-                    }
-
-                    @Override
-                    public void close() {
-                        db.run(tr -> {
-                            tr.clear(root.range());
-                            return null;
-                        });
-                    }
-                };
-            }
-        };
+    public static DatabaseTarget shared(String name, Database db) {
+        return new DatabaseTarget(name, () -> {
+            Subspace root = new Subspace(Tuple.from("strata-bench-allocators", UUID.randomUUID().toString()));
+            return new Cell(db, root, () -> db.run(tr -> {
+                tr.clear(root.range());
+                return null;
+            }));
+        });
     }
 }
