@@ -1,4 +1,4 @@
-package io.strata.bench.scenario;
+package io.strata.bench.run;
 
 import java.time.Duration;
 
