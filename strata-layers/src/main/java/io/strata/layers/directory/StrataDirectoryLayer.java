@@ -127,6 +127,12 @@ public final class StrataDirectoryLayer {
     private final Map<Object, CompletableFuture<?>> tails = new IdentityHashMap<>();
     /** The cache of opened directories, or null when disabled; see the class Javadoc, "Cache". */
     private final DirectoryCache cache;
+    /**
+     * The layer the user holds: this one, or for a partition's inner layer the layer that
+     * walked into it. Directories carry it, so their relative operations take absolute paths
+     * from the same root, with its ordering and its cache.
+     */
+    private final StrataDirectoryLayer owner;
 
     /** The default directory layer: node subspace {@code \xFE}, empty content subspace, no manual prefixes. */
     public StrataDirectoryLayer() {
@@ -142,11 +148,12 @@ public final class StrataDirectoryLayer {
     }
 
     public StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes) {
-        this(nodeSubspace, contentSubspace, allowManualPrefixes, List.of(), false);
+        this(nodeSubspace, contentSubspace, allowManualPrefixes, List.of(), false, null);
     }
 
     private StrataDirectoryLayer(Subspace nodeSubspace, Subspace contentSubspace, boolean allowManualPrefixes,
-                                 List<String> basePath, boolean cached) {
+                                 List<String> basePath, boolean cached, StrataDirectoryLayer owner) {
+        this.owner = owner == null ? this : owner;
         this.cache = cached ? new DirectoryCache() : null;
         this.basePath = List.copyOf(basePath);
         this.nodeSubspace = nodeSubspace;
@@ -162,7 +169,7 @@ public final class StrataDirectoryLayer {
      * Read its limits first: changes by writers that do not bump the metadata version are not seen.
      */
     public StrataDirectoryLayer withCache() {
-        return new StrataDirectoryLayer(nodeSubspace, contentSubspace, allowManualPrefixes, basePath, true);
+        return new StrataDirectoryLayer(nodeSubspace, contentSubspace, allowManualPrefixes, basePath, true, null);
     }
 
     /** Whether this layer caches opened directories ({@link #withCache()}). */
@@ -388,7 +395,7 @@ public final class StrataDirectoryLayer {
         /** The directory layer inside this partition node, as fdb-java's {@code DirectoryPartition} builds it. */
         StrataDirectoryLayer partition() {
             return new StrataDirectoryLayer(new Subspace(ByteArrayUtil.join(prefix, DEFAULT_NODE_SUBSPACE.getKey())),
-                    new Subspace(prefix), false, absolute(path), false);
+                    new Subspace(prefix), false, absolute(path), false, owner);
         }
     }
 
@@ -414,7 +421,7 @@ public final class StrataDirectoryLayer {
     }
 
     private StrataDirectory directory(List<String> path, byte[] prefix, byte[] layer) {
-        return new StrataDirectory(absolute(path), prefix, layer);
+        return new StrataDirectory(owner, absolute(path), prefix, layer);
     }
 
     /**
