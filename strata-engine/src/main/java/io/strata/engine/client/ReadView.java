@@ -141,8 +141,15 @@ final class ReadView {
         private byte[] walked;
         private final Iterator<Map.Entry<byte[], byte[]>> stored;
         private final Iterator<Map.Entry<byte[], WriteMap.Entry>> written;
-        private Map.Entry<byte[], byte[]> s;
-        private Map.Entry<byte[], WriteMap.Entry> w;
+        /**
+         * The next stored and written entries, fetched only when the walk needs them: a read
+         * that stops after its row (a limit of 1, a selector) must not step past that row,
+         * which can mean skipping every cleared key down to the end of the range.
+         */
+        private Map.Entry<byte[], byte[]> nextStored;
+        private Map.Entry<byte[], WriteMap.Entry> nextWritten;
+        private boolean sFetched;
+        private boolean wFetched;
 
         Cursor(byte[] lo, byte[] hi, boolean reverse) {
             this.reverse = reverse;
@@ -153,8 +160,22 @@ final class ReadView {
             this.stored = store.range(lo, hi, version, reverse);
             this.written = writes == null ? java.util.Collections.emptyIterator()
                                           : writes.entries(lo, hi, reverse).entrySet().iterator();
-            this.s = stored.hasNext() ? stored.next() : null;
-            this.w = written.hasNext() ? written.next() : null;
+        }
+
+        private Map.Entry<byte[], byte[]> peekStored() {
+            if (!sFetched) {
+                nextStored = stored.hasNext() ? stored.next() : null;
+                sFetched = true;
+            }
+            return nextStored;
+        }
+
+        private Map.Entry<byte[], WriteMap.Entry> peekWritten() {
+            if (!wFetched) {
+                nextWritten = written.hasNext() ? written.next() : null;
+                wFetched = true;
+            }
+            return nextWritten;
         }
 
         KeyValue skipThenNext(long skip) {
@@ -189,7 +210,12 @@ final class ReadView {
         }
 
         private KeyValue nextPresent() {
-            while (s != null || w != null) {
+            while (true) {
+                Map.Entry<byte[], byte[]> s = peekStored();
+                Map.Entry<byte[], WriteMap.Entry> w = peekWritten();
+                if (s == null && w == null) {
+                    return null;
+                }
                 int cmp;
                 if (s == null) {
                     cmp = 1;
@@ -203,17 +229,17 @@ final class ReadView {
                 }
                 if (cmp < 0) {
                     Map.Entry<byte[], byte[]> cur = s;
-                    s = stored.hasNext() ? stored.next() : null;
+                    sFetched = false;
                     if (writes != null && writes.isCleared(cur.getKey())) {
                         continue;
                     }
                     return new KeyValue(cur.getKey(), cur.getValue());
                 }
                 if (cmp == 0) {
-                    s = stored.hasNext() ? stored.next() : null;
+                    sFetched = false;
                 }
                 Map.Entry<byte[], WriteMap.Entry> cur = w;
-                w = written.hasNext() ? written.next() : null;
+                wFetched = false;
                 WriteMap.Entry e = cur.getValue();
                 byte[] value;
                 switch (e.kind) {
@@ -230,7 +256,6 @@ final class ReadView {
                     return new KeyValue(cur.getKey(), value);
                 }
             }
-            return null;
         }
     }
 }
