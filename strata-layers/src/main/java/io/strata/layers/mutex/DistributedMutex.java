@@ -1,0 +1,395 @@
+package io.strata.layers.mutex;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.FDBException;
+import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Versionstamp;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A distributed mutex on FoundationDB (seed 003): one client of a named lock, with a FIFO queue
+ * ordered by commit versionstamps, heartbeats, hand-off on release, a janitor
+ * ({@link MutexJanitor}) that hands the lock on when its owner stops heartbeating, and fencing
+ * tokens. Each client is a {@code DistributedMutex} object with its own name.
+ *
+ * <h2>Key layout</h2>
+ * <pre>
+ * subspace
+ *   ("owner")              -&gt; (name, token): the holder and its fencing token; name "" = free,
+ *                             and then token is the last one granted. Absent = never held
+ *                             (free, last token 0). Changes on every grant and release only.
+ *   ("beat")               -&gt; (token, sequence): written by the owner's heartbeat, never read
+ *                             by clients; the janitor only compares successive values.
+ *   ("queue", versionstamp) -&gt; name (UTF-8): a waiter; the key's versionstamp is the commit
+ *                             versionstamp of the transaction that queued it, so key order is
+ *                             commit order. The head is the next owner.
+ *   ("ticket", name)       -&gt; empty: present exactly while name has a queue entry. It makes an
+ *                             enqueue idempotent and is the key the waiter watches.
+ * </pre>
+ * There is no separate token counter: the owner value always carries the last token granted
+ * (also when free), and every grant reads the owner key and writes {@code token + 1} to it, so
+ * grants are serialized on that one key and tokens strictly increase across all grants, whoever
+ * makes them (a direct acquisition, a release, the janitor or a cancellation).
+ *
+ * <h2>Operations (each one transaction)</h2>
+ * <ul>
+ *   <li><b>acquire</b>: read the owner. Ours: done (the new owner learns its token here). Free
+ *       with an empty queue: write {@code (me, token + 1)}. Otherwise read our ticket; if
+ *       absent, append a versionstamped queue entry and set the ticket; then watch the ticket,
+ *       commit and sleep on the watch. A release, the janitor or a cancellation that grants us
+ *       the lock clears our ticket in the granting transaction, which fires the watch; we run
+ *       the step again and find the lock ours. Waiters never poll.</li>
+ *   <li><b>release</b>: read the owner; if it is still our grant, hand on: the queue head
+ *       becomes owner with {@code token + 1} (its entry and ticket cleared), or the lock
+ *       becomes free. Never waits for anyone.</li>
+ *   <li><b>timeout / cancellation</b> of a waiting acquire: read the owner; if the lock was
+ *       granted to us meanwhile, hand it on as release does; otherwise remove our queue entry
+ *       and ticket. The lock is never leaked to a client that stopped waiting.</li>
+ *   <li><b>heartbeat</b> ({@link Heartbeat}), started by every acquisition that returns,
+ *       queued or not: read the owner; if it is still our grant, write a new beat value.</li>
+ *   <li><b>janitor</b> ({@link MutexJanitor}): if the owner and beat values it saw have not
+ *       changed for the configured time on its own clock, re-read both and, if unchanged, hand
+ *       on as release does.</li>
+ * </ul>
+ *
+ * <h2>Why waiters watch their ticket rather than the owner key</h2>
+ * The ticket changes exactly once per wait: when the waiter is granted the lock (or removed).
+ * Watching the owner key would wake every waiter on every hand-off to re-read the owner and
+ * re-watch (a thundering herd: with N waiters, N - 1 useless transactions per hand-off), and
+ * the hand-off to the head would queue behind them. The owner is still read in the same
+ * transaction that creates the watch, so no wake-up is lost: a grant that commits after that
+ * read clears the ticket the watch saw present, and FoundationDB fires a watch whose key
+ * changed since its transaction's read as soon as it is registered.
+ *
+ * <h2>Correctness under concurrency</h2>
+ * <ul>
+ *   <li>Mutual exclusion: every transaction that changes the owner read it serializably in the
+ *       same transaction, so two grants cannot both commit from the same owner value; the
+ *       second aborts with {@code not_committed} and, retried, sees the first.</li>
+ *   <li>A free lock has an empty queue: an acquirer enqueues only after reading a non-free
+ *       owner, and the transaction that frees the lock read the queue range empty; whichever
+ *       commits second read what the first wrote and aborts. So no waiter is stranded.</li>
+ *   <li>FIFO: grants from the queue always take the head, and queue keys are in commit order.
+ *       A client has at most one entry, because the enqueue reads the ticket it writes.</li>
+ *   <li>A heartbeat, a release and a janitor's hand-on each re-check the owner in the
+ *       transaction that acts, so none acts on a lock that changed hands since it looked.</li>
+ * </ul>
+ *
+ * <h2>Correctness under commit_unknown_result (1021)</h2>
+ * Every operation is a check followed by the change it decides, retried by {@code db.run}: if
+ * an attempt committed but reported 1021, the retry sees its effect and does nothing more. An
+ * enqueue that did commit left a ticket, so the retry does not queue the client twice (it only
+ * creates a new watch); a grant that did commit left the owner naming us; a release or
+ * hand-on that did commit left an owner that is no longer ours, and the retry stops there.
+ *
+ * <h2>Fencing</h2>
+ * A client that is paused (GC, a stopped VM) longer than the janitor's timeout loses the lock
+ * without knowing; its later writes must be refused. Each grant's token is strictly larger
+ * than every earlier grant's, so a resource that remembers the largest token it has accepted
+ * refuses a write carrying a smaller one ({@link MutexGrant}). Data kept in the same database
+ * can instead be fenced exactly with {@link #holds}: read in the writing transaction, the owner
+ * key makes that transaction abort if the lock changes hands before it commits.
+ *
+ * <h2>Threads</h2>
+ * One object is one client: run one {@code acquire} at a time on it. {@link #release},
+ * {@link #isHeldByMe}, the inspection methods and {@link #close} may be called from any
+ * thread. Heartbeats run on the given scheduler and never block it.
+ */
+public final class DistributedMutex implements AutoCloseable {
+    /** The heartbeat interval of the short constructor: well below any sensible janitor timeout (seconds). */
+    public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofMillis(500);
+
+    private static final class DefaultScheduler {
+        /** One daemon thread: a beat only starts a transaction, so one thread serves many mutexes. */
+        static final ScheduledExecutorService INSTANCE = create();
+
+        private static ScheduledExecutorService create() {
+            ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "strata-mutex-heartbeat");
+                t.setDaemon(true);
+                return t;
+            });
+            s.setRemoveOnCancelPolicy(true);
+            return s;
+        }
+    }
+
+    /** {@code too_many_watches}: the database's watch limit is reached. */
+    private static final int TOO_MANY_WATCHES = 1032;
+
+    private final Database db;
+    private final MutexState state;
+    private final String name;
+    private final ScheduledExecutorService scheduler;
+    private final Duration heartbeatInterval;
+    /** The heartbeat of our current grant, null while we hold nothing (as far as we know). */
+    private final AtomicReference<Heartbeat> held = new AtomicReference<>();
+
+    /**
+     * A client named {@code name} of the mutex in {@code subspace}, heartbeating every
+     * {@link #DEFAULT_HEARTBEAT_INTERVAL} on a shared daemon thread.
+     */
+    public DistributedMutex(Database db, Subspace subspace, String name) {
+        this(db, subspace, name, DefaultScheduler.INSTANCE, DEFAULT_HEARTBEAT_INTERVAL);
+    }
+
+    /**
+     * A client named {@code name} of the mutex in {@code subspace}. While it holds the lock it
+     * heartbeats every {@code heartbeatInterval} on {@code scheduler}; the janitor's timeout
+     * should be several intervals.
+     *
+     * @param name unique among the mutex's clients, non-empty; a client keeps its name
+     */
+    public DistributedMutex(Database db, Subspace subspace, String name, ScheduledExecutorService scheduler,
+                            Duration heartbeatInterval) {
+        this.db = Objects.requireNonNull(db);
+        this.state = new MutexState(subspace);
+        this.name = Objects.requireNonNull(name);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("a client name must not be empty (the empty name marks a free lock)");
+        }
+        this.scheduler = Objects.requireNonNull(scheduler);
+        if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
+            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeatInterval);
+        }
+        this.heartbeatInterval = heartbeatInterval;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Takes the lock if it is free, in one transaction; never waits and never queues.
+     *
+     * @return the grant (already ours counts), or empty when another client holds the lock
+     */
+    public Optional<MutexGrant> tryAcquire() {
+        Long token = db.run(tr -> {
+            MutexOwner owner = state.owner(tr);
+            if (owner.name().equals(name)) {
+                return owner.token();
+            }
+            if (MutexState.isFree(owner) && state.queueIsEmpty(tr)) {
+                state.grant(tr, name, owner.token() + 1);
+                return owner.token() + 1;
+            }
+            return null;
+        });
+        if (token == null) {
+            return Optional.empty();
+        }
+        return Optional.of(granted(token, null));
+    }
+
+    /** {@link #acquire(Duration)} without a time limit. */
+    public MutexGrant acquire() throws InterruptedException {
+        try {
+            return acquire(null);
+        } catch (TimeoutException e) {
+            throw new AssertionError("no time limit", e);
+        }
+    }
+
+    /**
+     * Waits, in FIFO order, until this client holds the lock; returns at once if it already
+     * does. Waiting costs no reads: the client sleeps on a watch.
+     *
+     * <p>Cancellation is by interrupting the waiting thread. On timeout or interrupt the client
+     * leaves the queue in one transaction; if it was granted the lock in the meantime, that
+     * transaction hands the lock on instead, so it is never leaked.
+     *
+     * @param timeout how long to wait at most; null for no limit
+     * @throws TimeoutException     when the time is up, after leaving the queue
+     * @throws InterruptedException when interrupted, after leaving the queue
+     */
+    public MutexGrant acquire(Duration timeout) throws InterruptedException, TimeoutException {
+        long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
+        Versionstamp queuedAt = null;
+        while (true) {
+            Step step = db.run(tr -> {
+                MutexOwner owner = state.owner(tr);
+                if (owner.name().equals(name)) {
+                    return Step.owned(owner.token());
+                }
+                if (MutexState.isFree(owner)) {
+                    if (state.queueIsEmpty(tr)) {
+                        state.grant(tr, name, owner.token() + 1);
+                        return Step.owned(owner.token() + 1);
+                    }
+                    state.handOn(tr, owner.token()); // never left so by this class; repaired, then we queue
+                }
+                CompletableFuture<byte[]> stamp = null;
+                Versionstamp found = null;
+                if (state.ticket(tr, name) == null) {
+                    state.enqueue(tr, name);
+                    stamp = tr.getVersionstamp();
+                } else {
+                    // Already queued: by an earlier step, or by an attempt that reported 1021 but committed.
+                    found = state.queuedAt(tr, name);
+                }
+                return Step.waiting(tr.watch(state.ticketKey(name)), stamp, found);
+            });
+            if (step.stamp != null) {
+                queuedAt = Versionstamp.complete(step.stamp.join(), 0);
+            } else if (step.found != null) {
+                queuedAt = step.found;
+            }
+            if (step.watch == null) {
+                return granted(step.token, queuedAt);
+            }
+            try {
+                if (timeout == null) {
+                    step.watch.get();
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new TimeoutException();
+                    }
+                    step.watch.get(left, TimeUnit.NANOSECONDS);
+                }
+            } catch (TimeoutException e) {
+                step.watch.cancel(false);
+                abandon();
+                throw new TimeoutException(name + " did not get the lock within " + timeout);
+            } catch (InterruptedException e) {
+                step.watch.cancel(false);
+                abandon();
+                throw e;
+            } catch (ExecutionException | CancellationException e) {
+                // The watch failed: look again (db.run fails for good if the database is
+                // closed). Not a poll: this happens only on errors. Out of watches (1032) would
+                // fail again at once, so give up, leaving the queue.
+                if (e.getCause() instanceof FDBException f && f.getCode() == TOO_MANY_WATCHES) {
+                    abandon();
+                    throw f;
+                }
+            }
+        }
+    }
+
+    /**
+     * Leaves the queue after a timeout or interrupt, in one transaction: hands the lock on if
+     * it was granted to us meanwhile, else removes our queue entry and ticket. Runs even when
+     * the thread is interrupted (the interrupt status was cleared by the exception).
+     */
+    void abandon() {
+        db.run(tr -> {
+            MutexOwner owner = state.owner(tr);
+            if (owner.name().equals(name)) {
+                state.handOn(tr, owner.token());
+            } else {
+                state.dequeue(tr, name);
+            }
+            return null;
+        });
+    }
+
+    /** Records a grant we learnt of and starts its heartbeat. */
+    private MutexGrant granted(long token, Versionstamp queuedAt) {
+        Heartbeat current = held.get();
+        if (current == null || current.token() != token) {
+            Heartbeat beat = new Heartbeat(db, state, name, token, () -> {});
+            Heartbeat previous = held.getAndSet(beat);
+            if (previous != null) {
+                previous.stop();
+            }
+            beat.start(scheduler, heartbeatInterval);
+        }
+        return new MutexGrant(token, queuedAt);
+    }
+
+    /**
+     * Releases the lock if this client still holds the grant it last acquired, handing it to
+     * the head of the queue (with the next token) in the same transaction, or leaving it free.
+     * One transaction that never waits for another client; a no-op when the lock was already
+     * lost (to the janitor) or released. Stops the heartbeat.
+     */
+    public void release() {
+        Heartbeat beat = held.get();
+        if (beat == null) {
+            return;
+        }
+        long token = beat.token();
+        db.run(tr -> {
+            MutexOwner owner = state.owner(tr);
+            if (owner.name().equals(name) && owner.token() == token) {
+                state.handOn(tr, token);
+            }
+            return null;
+        });
+        beat.stop();
+        held.compareAndSet(beat, null);
+    }
+
+    /** Whether the database names this client, with the token of its last acquisition, as the owner (one read). */
+    public boolean isHeldByMe() {
+        Heartbeat beat = held.get();
+        if (beat == null) {
+            return false;
+        }
+        MutexOwner owner = db.read(state::owner);
+        return owner.name().equals(name) && owner.token() == beat.token();
+    }
+
+    /** The current owner, or empty when the lock is free. */
+    public Optional<MutexOwner> owner() {
+        MutexOwner owner = db.read(state::owner);
+        return MutexState.isFree(owner) ? Optional.empty() : Optional.of(owner);
+    }
+
+    /** The names of the waiting clients, next owner first. */
+    public List<String> queue() {
+        return db.read(state::queue);
+    }
+
+    /**
+     * Whether {@code token} is the current grant, read serializably in {@code tr}: a write made
+     * in the same transaction commits only if the lock did not change hands before the commit,
+     * which fences data kept in this database exactly. Does not wait.
+     */
+    public CompletableFuture<Boolean> holds(ReadTransaction tr, long token) {
+        return tr.get(state.ownerKey()).thenApply(value -> {
+            MutexOwner owner = MutexState.decodeOwner(value);
+            return owner.name().equals(name) && owner.token() == token;
+        });
+    }
+
+    /** Stops heartbeating without releasing (the janitor will hand the lock on if it is held). */
+    @Override
+    public void close() {
+        Heartbeat beat = held.getAndSet(null);
+        if (beat != null) {
+            beat.stop();
+        }
+    }
+
+    /** The heartbeat of the current grant, for tests that beat by hand. */
+    Heartbeat heartbeat() {
+        return held.get();
+    }
+
+    /** One step of acquire: the lock is ours (watch null) or we wait on the watch. */
+    private record Step(long token, CompletableFuture<Void> watch, CompletableFuture<byte[]> stamp, Versionstamp found) {
+        static Step owned(long token) {
+            return new Step(token, null, null, null);
+        }
+
+        static Step waiting(CompletableFuture<Void> watch, CompletableFuture<byte[]> stamp, Versionstamp found) {
+            return new Step(0, watch, stamp, found);
+        }
+    }
+}
