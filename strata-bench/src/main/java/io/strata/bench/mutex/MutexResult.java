@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
  * @param seconds      the measured interval
  * @param acquisitions acquire-release rounds started inside the interval
  * @param errors       rounds that failed (a result with errors is not to be trusted)
- * @param handoff      hand-off latency in nanoseconds: from the return of the release that
+ * @param handoff      hand-off latency in nanoseconds: from the call of the release that
  *                     handed the lock to a queued waiter to the return of that waiter's
  *                     acquire, for waiters whose acquire returned inside the interval
  * @param firstError   the first failure, warm-up included, or null

@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code acquisitions_per_s}: acquire-release rounds started in the measured interval,
  *       over its length;</li>
  *   <li>{@code handoff_p50_ms}, {@code handoff_p99_ms}: median and 99th percentile, in
- *       milliseconds, of the time from a release returning to the acquire of the queued waiter
+ *       milliseconds, of the time from a call of release to the acquire of the queued waiter
  *       it handed the lock to returning (HdrHistogram, 3 significant digits).</li>
  * </ul>
  *
@@ -80,7 +80,7 @@ public final class MutexScenario {
                 "contenders (client threads)", "acquisitions/s",
                 List.of(new SvgLineChart.Panel("embedded engine", List.of(series("acquisitions/s", sorted,
                         MutexResult::acquisitionsPerSecond)))));
-        SvgLineChart.write(outDir.resolve(HANDOFF_SVG), "Hand-off: release returning to the next owner's acquire returning",
+        SvgLineChart.write(outDir.resolve(HANDOFF_SVG), "Hand-off: release called to the next owner's acquire returning",
                 "contenders (client threads)", "hand-off (ms)",
                 List.of(new SvgLineChart.Panel("embedded engine", List.of(
                         series("p50", sorted, MutexResult::handoffP50Millis),

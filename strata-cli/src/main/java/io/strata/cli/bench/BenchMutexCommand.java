@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
         mixinStandardHelpOptions = true,
         description = {
                 "Measure the distributed mutex: C client threads, each with its own name, loop acquire, a tiny critical",
-                "section, release, on a fresh in-memory engine per cell. Hand-off = from a release returning to the",
+                "section, release, on a fresh in-memory engine per cell. Hand-off = from a call of release to the",
                 "acquire of the queued waiter it handed the lock to returning, matched by fencing token."},
         footer = {"",
                 "Output in --out: " + MutexScenario.CSV_FILE + " (columns " + MutexScenario.CSV_HEADER + "),",

@@ -3,6 +3,7 @@ package io.strata.layers.mutex;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Versionstamp;
 
@@ -46,12 +47,14 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <h2>Operations (each one transaction)</h2>
  * <ul>
- *   <li><b>acquire</b>: read the owner. Ours: done (the new owner learns its token here). Free
- *       with an empty queue: write {@code (me, token + 1)}. Otherwise read our ticket; if
- *       absent, append a versionstamped queue entry and set the ticket; then watch the ticket,
- *       commit and sleep on the watch. A release, the janitor or a cancellation that grants us
- *       the lock clears our ticket in the granting transaction, which fires the watch; we run
- *       the step again and find the lock ours. Waiters never poll.</li>
+ *   <li><b>acquire</b>, a step at a time: read the owner (a snapshot read, see below). Ours:
+ *       done (a new owner learns its token here). Free: add a read conflict on the owner; with
+ *       an empty queue write {@code (me, token + 1)}, else hand on to the head (which may be
+ *       us). Otherwise read our ticket; if absent, append a versionstamped queue entry, set the
+ *       ticket, commit and take the next step at once; if present, watch the ticket, commit and
+ *       sleep on the watch. A release, the janitor or a cancellation that grants us the lock
+ *       clears our ticket in the granting transaction, which fires the watch; the next step
+ *       finds the lock ours. Waiters never poll.</li>
  *   <li><b>release</b>: read the owner; if it is still our grant, hand on: the queue head
  *       becomes owner with {@code token + 1} (its entry and ticket cleared), or the lock
  *       becomes free. Never waits for anyone.</li>
@@ -76,14 +79,28 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <h2>Correctness under concurrency</h2>
  * <ul>
- *   <li>Mutual exclusion: every transaction that changes the owner read it serializably in the
- *       same transaction, so two grants cannot both commit from the same owner value; the
- *       second aborts with {@code not_committed} and, retried, sees the first.</li>
- *   <li>A free lock has an empty queue: an acquirer enqueues only after reading a non-free
- *       owner, and the transaction that frees the lock read the queue range empty; whichever
- *       commits second read what the first wrote and aborts. So no waiter is stranded.</li>
- *   <li>FIFO: grants from the queue always take the head, and queue keys are in commit order.
- *       A client has at most one entry, because the enqueue reads the ticket it writes.</li>
+ *   <li>Mutual exclusion: every transaction that changes the owner has a read conflict on it
+ *       (a serializable read, or an explicit conflict where the read was a snapshot), so two
+ *       grants cannot both commit from the same owner value; the second aborts with
+ *       {@code not_committed} and, retried, sees the first. A step that only waits writes
+ *       nothing, so its snapshot read needs no conflict.</li>
+ *   <li>No waiter is stranded behind a free lock. The acquire step reads the owner as a
+ *       snapshot, so a waiter's enqueue and its wait never conflict with the grants and releases
+ *       going on meanwhile (with a serializable read, a client releasing and re-acquiring in a
+ *       tight loop kept the other out of the queue indefinitely: every enqueue attempt aborted).
+ *       A release that frees the lock read the queue range serializably: if an enqueue commits
+ *       after that read and before the release commits, the release aborts and, retried, hands
+ *       the lock to the waiter. An enqueue can still commit just after a release freed the lock
+ *       (it read the owner before); the enqueuer's next step, taken at once, reads the owner
+ *       after its enqueue committed, finds it free and hands it to the head of the queue. Any
+ *       later release sees the entry. So a free lock with waiters lasts at most until the
+ *       newest waiter's next step, and {@link #tryAcquire} and every acquire step repair it
+ *       the same way.</li>
+ *   <li>FIFO: grants from the queue always take the head, queue keys are in commit order, and
+ *       a direct grant happens only when the queue was read empty (serializably). A client
+ *       has at most one entry, because the enqueue reads (serializably) the ticket it writes.
+ *       No lost wake-up: the ticket is read in the transaction that creates its watch, and a
+ *       grant clearing it after that read fires the watch as soon as it is registered.</li>
  *   <li>A heartbeat, a release and a janitor's hand-on each re-check the owner in the
  *       transaction that acts, so none acts on a lock that changed hands since it looked.</li>
  * </ul>
@@ -173,7 +190,8 @@ public final class DistributedMutex implements AutoCloseable {
     }
 
     /**
-     * Takes the lock if it is free, in one transaction; never waits and never queues.
+     * Takes the lock if it is free and nobody is queued, in one transaction; never waits and
+     * never queues.
      *
      * @return the grant (already ours counts), or empty when another client holds the lock
      */
@@ -183,11 +201,15 @@ public final class DistributedMutex implements AutoCloseable {
             if (owner.name().equals(name)) {
                 return owner.token();
             }
-            if (MutexState.isFree(owner) && state.queueIsEmpty(tr)) {
+            if (!MutexState.isFree(owner)) {
+                return null;
+            }
+            if (state.queueIsEmpty(tr)) {
                 state.grant(tr, name, owner.token() + 1);
                 return owner.token() + 1;
             }
-            return null;
+            // Free with waiters (an enqueue raced a release): FIFO, the head gets it.
+            return name.equals(state.handOn(tr, owner.token())) ? owner.token() + 1 : null;
         });
         if (token == null) {
             return Optional.empty();
@@ -220,32 +242,15 @@ public final class DistributedMutex implements AutoCloseable {
         long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
         Versionstamp queuedAt = null;
         while (true) {
-            Step step = db.run(tr -> {
-                MutexOwner owner = state.owner(tr);
-                if (owner.name().equals(name)) {
-                    return Step.owned(owner.token());
-                }
-                if (MutexState.isFree(owner)) {
-                    if (state.queueIsEmpty(tr)) {
-                        state.grant(tr, name, owner.token() + 1);
-                        return Step.owned(owner.token() + 1);
-                    }
-                    state.handOn(tr, owner.token()); // never left so by this class; repaired, then we queue
-                }
-                CompletableFuture<byte[]> stamp = null;
-                Versionstamp found = null;
-                if (state.ticket(tr, name) == null) {
-                    state.enqueue(tr, name);
-                    stamp = tr.getVersionstamp();
-                } else {
-                    // Already queued: by an earlier step, or by an attempt that reported 1021 but committed.
-                    found = state.queuedAt(tr, name);
-                }
-                return Step.waiting(tr.watch(state.ticketKey(name)), stamp, found);
-            });
+            boolean positionKnown = queuedAt != null;
+            Step step = db.run(tr -> step(tr, positionKnown));
             if (step.stamp != null) {
+                // Just queued: settle at once (the lock may have been freed before our entry
+                // committed), no waiting.
                 queuedAt = Versionstamp.complete(step.stamp.join(), 0);
-            } else if (step.found != null) {
+                continue;
+            }
+            if (step.found != null) {
                 queuedAt = step.found;
             }
             if (step.watch == null) {
@@ -279,6 +284,41 @@ public final class DistributedMutex implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * One step of acquire, in {@code tr}: the lock is ours, or we just queued, or we wait on
+     * our ticket. See the class Javadoc for why the owner is read as a snapshot.
+     */
+    private Step step(Transaction tr, boolean positionKnown) {
+        // A snapshot read: a waiter must not conflict with the grants and releases it takes no
+        // part in, or a client that releases and re-acquires in a tight loop could keep it out
+        // of the queue for ever (each attempt aborted by the latest change of the owner).
+        MutexOwner owner = MutexState.decodeOwner(tr.snapshot().get(state.ownerKey()).join());
+        if (owner.name().equals(name)) {
+            return Step.owned(owner.token());
+        }
+        if (MutexState.isFree(owner)) {
+            // Taking the lock, or handing it on, decides on the owner: now it must conflict.
+            tr.addReadConflictKey(state.ownerKey());
+            if (state.queueIsEmpty(tr)) {
+                state.grant(tr, name, owner.token() + 1);
+                return Step.owned(owner.token() + 1);
+            }
+            // Free with waiters: an enqueue committed just after a release freed the lock. FIFO:
+            // the head gets it, which may be us.
+            if (name.equals(state.handOn(tr, owner.token()))) {
+                return Step.owned(owner.token() + 1);
+            }
+        }
+        if (state.ticket(tr, name) == null) {
+            state.enqueue(tr, name);
+            return Step.enqueued(tr.getVersionstamp());
+        }
+        // Already queued: by an earlier step, or by an attempt that reported 1021 but committed
+        // (then we learn our position from the queue, once).
+        Versionstamp found = positionKnown ? null : state.queuedAt(tr, name);
+        return Step.waiting(tr.watch(state.ticketKey(name)), found);
     }
 
     /**
@@ -382,14 +422,22 @@ public final class DistributedMutex implements AutoCloseable {
         return held.get();
     }
 
-    /** One step of acquire: the lock is ours (watch null) or we wait on the watch. */
+    /**
+     * One step of acquire: the lock is ours ({@code watch} and {@code stamp} null), we just
+     * queued ({@code stamp}: our versionstamp), or we wait on {@code watch} ({@code found}: our
+     * queue position, when we had to look it up).
+     */
     private record Step(long token, CompletableFuture<Void> watch, CompletableFuture<byte[]> stamp, Versionstamp found) {
         static Step owned(long token) {
             return new Step(token, null, null, null);
         }
 
-        static Step waiting(CompletableFuture<Void> watch, CompletableFuture<byte[]> stamp, Versionstamp found) {
-            return new Step(0, watch, stamp, found);
+        static Step enqueued(CompletableFuture<byte[]> stamp) {
+            return new Step(0, null, stamp, null);
+        }
+
+        static Step waiting(CompletableFuture<Void> watch, Versionstamp found) {
+            return new Step(0, watch, null, found);
         }
     }
 }

@@ -146,6 +146,46 @@ class DistributedMutexTest {
         assertThat(a.queue()).isEmpty();
     }
 
+    /**
+     * An enqueue that read the owner as held can commit just after a release freed the lock
+     * (waiters read the owner as a snapshot, so they do not conflict with every release). The
+     * next step of any client hands the lock to the head instead of jumping the queue.
+     */
+    @Test
+    void aWaiterQueuedJustAfterTheLockWasFreedGetsItBeforeAnyoneElse() throws Exception {
+        DistributedMutex a = t.client("a");
+        DistributedMutex b = t.client("b");
+        DistributedMutex c = t.client("c");
+        a.acquire();
+        a.release();
+        t.db.run(tr -> {
+            state.enqueue(tr, "b"); // b's enqueue, decided when a still held the lock
+            return null;
+        });
+        assertThat(a.owner()).isEmpty();
+
+        assertThat(c.tryAcquire()).as("c must not jump the queue").isEmpty();
+        assertThat(a.owner()).contains(new MutexOwner("b", 2));
+        assertThat(a.queue()).isEmpty();
+        assertThat(b.acquire().token()).isEqualTo(2);
+    }
+
+    @Test
+    void anAcquireStepRepairsAFreeLockWithWaitersInFifoOrder() throws Exception {
+        DistributedMutex a = t.client("a");
+        DistributedMutex b = t.client("b");
+        t.db.run(tr -> {
+            state.enqueue(tr, "b");
+            return null;
+        });
+        CompletableFuture<MutexGrant> aGrant = t.acquireAsync(a);
+        MutexTestSupport.awaitTrue(() -> a.owner().isPresent(), "a grant");
+        assertThat(a.owner()).contains(new MutexOwner("b", 1));
+        assertThat(b.acquire().token()).isEqualTo(1);
+        b.release();
+        assertThat(aGrant.get().token()).isEqualTo(2);
+    }
+
     @Test
     void anOwnerFromTheQueueHeartbeats() throws Exception {
         DistributedMutex a = t.client("a");
