@@ -1,7 +1,6 @@
 package io.strata.layers.mutex;
 
 import com.apple.foundationdb.Database;
-import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
@@ -11,12 +10,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -144,9 +140,6 @@ public final class DistributedMutex implements AutoCloseable {
         }
     }
 
-    /** {@code too_many_watches}: the database's watch limit is reached. */
-    private static final int TOO_MANY_WATCHES = 1032;
-
     private final Database db;
     private final MutexState state;
     private final String name;
@@ -154,6 +147,17 @@ public final class DistributedMutex implements AutoCloseable {
     private final Duration heartbeatInterval;
     /** The heartbeat of our current grant, null while we hold nothing (as far as we know). */
     private final AtomicReference<Heartbeat> held = new AtomicReference<>();
+    private final Acquisition.Steps steps = new Acquisition.Steps() {
+        @Override
+        public Acquisition.Step step(Transaction tr, boolean positionKnown) {
+            return DistributedMutex.this.step(tr, positionKnown);
+        }
+
+        @Override
+        public void abandon() {
+            DistributedMutex.this.abandon();
+        }
+    };
 
     /**
      * A client named {@code name} of the mutex in {@code subspace}, heartbeating every
@@ -204,7 +208,7 @@ public final class DistributedMutex implements AutoCloseable {
             if (!MutexState.isFree(owner)) {
                 return null;
             }
-            if (state.queueIsEmpty(tr)) {
+            if (state.queue.head(tr) == null) {
                 state.grant(tr, name, owner.token() + 1);
                 return owner.token() + 1;
             }
@@ -239,86 +243,43 @@ public final class DistributedMutex implements AutoCloseable {
      * @throws InterruptedException when interrupted, after leaving the queue
      */
     public MutexGrant acquire(Duration timeout) throws InterruptedException, TimeoutException {
-        long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
-        Versionstamp queuedAt = null;
-        while (true) {
-            boolean positionKnown = queuedAt != null;
-            Step step = db.run(tr -> step(tr, positionKnown));
-            if (step.stamp != null) {
-                // Just queued: settle at once (the lock may have been freed before our entry
-                // committed), no waiting.
-                queuedAt = Versionstamp.complete(step.stamp.join(), 0);
-                continue;
-            }
-            if (step.found != null) {
-                queuedAt = step.found;
-            }
-            if (step.watch == null) {
-                return granted(step.token, queuedAt);
-            }
-            try {
-                if (timeout == null) {
-                    step.watch.get();
-                } else {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        throw new TimeoutException();
-                    }
-                    step.watch.get(left, TimeUnit.NANOSECONDS);
-                }
-            } catch (TimeoutException e) {
-                step.watch.cancel(false);
-                abandon();
-                throw new TimeoutException(name + " did not get the lock within " + timeout);
-            } catch (InterruptedException e) {
-                step.watch.cancel(false);
-                abandon();
-                throw e;
-            } catch (ExecutionException | CancellationException e) {
-                // The watch failed: look again (db.run fails for good if the database is
-                // closed). Not a poll: this happens only on errors. Out of watches (1032) would
-                // fail again at once, so give up, leaving the queue.
-                if (e.getCause() instanceof FDBException f && f.getCode() == TOO_MANY_WATCHES) {
-                    abandon();
-                    throw f;
-                }
-            }
-        }
+        MutexGrant g = Acquisition.await(db, steps, name, timeout);
+        return granted(g.token(), g.queuedAt());
     }
 
     /**
      * One step of acquire, in {@code tr}: the lock is ours, or we just queued, or we wait on
      * our ticket. See the class Javadoc for why the owner is read as a snapshot.
      */
-    private Step step(Transaction tr, boolean positionKnown) {
+    private Acquisition.Step step(Transaction tr, boolean positionKnown) {
         // A snapshot read: a waiter must not conflict with the grants and releases it takes no
         // part in, or a client that releases and re-acquires in a tight loop could keep it out
         // of the queue for ever (each attempt aborted by the latest change of the owner).
         MutexOwner owner = MutexState.decodeOwner(tr.snapshot().get(state.ownerKey()).join());
         if (owner.name().equals(name)) {
-            return Step.owned(owner.token());
+            return Acquisition.Step.owned(owner.token());
         }
         if (MutexState.isFree(owner)) {
             // Taking the lock, or handing it on, decides on the owner: now it must conflict.
             tr.addReadConflictKey(state.ownerKey());
-            if (state.queueIsEmpty(tr)) {
+            if (state.queue.head(tr) == null) {
                 state.grant(tr, name, owner.token() + 1);
-                return Step.owned(owner.token() + 1);
+                return Acquisition.Step.owned(owner.token() + 1);
             }
             // Free with waiters: an enqueue committed just after a release freed the lock. FIFO:
             // the head gets it, which may be us.
             if (name.equals(state.handOn(tr, owner.token()))) {
-                return Step.owned(owner.token() + 1);
+                return Acquisition.Step.owned(owner.token() + 1);
             }
         }
-        if (state.ticket(tr, name) == null) {
-            state.enqueue(tr, name);
-            return Step.enqueued(tr.getVersionstamp());
+        if (state.queue.ticket(tr, name) == null) {
+            state.queue.enqueue(tr, name);
+            return Acquisition.Step.enqueued(tr.getVersionstamp());
         }
         // Already queued: by an earlier step, or by an attempt that reported 1021 but committed
         // (then we learn our position from the queue, once).
-        Versionstamp found = positionKnown ? null : state.queuedAt(tr, name);
-        return Step.waiting(tr.watch(state.ticketKey(name)), found);
+        Versionstamp found = positionKnown ? null : state.queue.position(tr, name);
+        return Acquisition.Step.waiting(tr.watch(state.queue.ticketKey(name)), found);
     }
 
     /**
@@ -332,7 +293,7 @@ public final class DistributedMutex implements AutoCloseable {
             if (owner.name().equals(name)) {
                 state.handOn(tr, owner.token());
             } else {
-                state.dequeue(tr, name);
+                state.queue.remove(tr, name);
             }
             return null;
         });
@@ -342,7 +303,7 @@ public final class DistributedMutex implements AutoCloseable {
     private MutexGrant granted(long token, Versionstamp queuedAt) {
         Heartbeat current = held.get();
         if (current == null || current.token() != token) {
-            Heartbeat beat = new Heartbeat(db, state, name, token, () -> {});
+            Heartbeat beat = state.heartbeat(db, name, token);
             Heartbeat previous = held.getAndSet(beat);
             if (previous != null) {
                 previous.stop();
@@ -393,7 +354,7 @@ public final class DistributedMutex implements AutoCloseable {
 
     /** The names of the waiting clients, next owner first. */
     public List<String> queue() {
-        return db.read(state::queue);
+        return db.read(state.queue::names);
     }
 
     /**
@@ -420,24 +381,5 @@ public final class DistributedMutex implements AutoCloseable {
     /** The heartbeat of the current grant, for tests that beat by hand. */
     Heartbeat heartbeat() {
         return held.get();
-    }
-
-    /**
-     * One step of acquire: the lock is ours ({@code watch} and {@code stamp} null), we just
-     * queued ({@code stamp}: our versionstamp), or we wait on {@code watch} ({@code found}: our
-     * queue position, when we had to look it up).
-     */
-    private record Step(long token, CompletableFuture<Void> watch, CompletableFuture<byte[]> stamp, Versionstamp found) {
-        static Step owned(long token) {
-            return new Step(token, null, null, null);
-        }
-
-        static Step enqueued(CompletableFuture<byte[]> stamp) {
-            return new Step(0, null, stamp, null);
-        }
-
-        static Step waiting(CompletableFuture<Void> watch, Versionstamp found) {
-            return new Step(0, watch, null, found);
-        }
     }
 }

@@ -95,7 +95,7 @@ class DistributedMutexTest {
         a.acquire();
         assertThatThrownBy(() -> b.acquire(Duration.ofMillis(50))).isInstanceOf(TimeoutException.class);
         assertThat(a.queue()).isEmpty();
-        byte[] ticket = t.db.run(tr -> state.ticket(tr, "b"));
+        byte[] ticket = t.db.run(tr -> state.queue.ticket(tr, "b"));
         assertThat(ticket).isNull();
         assertThat(a.owner()).contains(new MutexOwner("a", 1));
         a.release();
@@ -132,7 +132,7 @@ class DistributedMutexTest {
         a.acquire();
         // b's enqueue step, without a thread to notice the grant: b "timed out" just after it.
         t.db.run(tr -> {
-            state.enqueue(tr, "b");
+            state.queue.enqueue(tr, "b");
             return null;
         });
         CompletableFuture<MutexGrant> cGrant = t.acquireAsync(c);
@@ -159,7 +159,7 @@ class DistributedMutexTest {
         a.acquire();
         a.release();
         t.db.run(tr -> {
-            state.enqueue(tr, "b"); // b's enqueue, decided when a still held the lock
+            state.queue.enqueue(tr, "b"); // b's enqueue, decided when a still held the lock
             return null;
         });
         assertThat(a.owner()).isEmpty();
@@ -175,7 +175,7 @@ class DistributedMutexTest {
         DistributedMutex a = t.client("a");
         DistributedMutex b = t.client("b");
         t.db.run(tr -> {
-            state.enqueue(tr, "b");
+            state.queue.enqueue(tr, "b");
             return null;
         });
         CompletableFuture<MutexGrant> aGrant = t.acquireAsync(a);
@@ -215,13 +215,13 @@ class DistributedMutexTest {
         a.release();
         assertThat(a.heartbeat()).as("release stops the heartbeat").isNull();
         // A beat of the released grant that was already scheduled: it re-checks the owner in its transaction.
-        Heartbeat late = new Heartbeat(t.db, state, "a", 1, () -> {});
+        Heartbeat late = state.heartbeat(t.db, "a", 1);
         byte[] before = beat();
         assertThat(late.beat().join()).isFalse();
         assertThat(beat()).isEqualTo(before);
 
         b.acquire();
-        assertThat(new Heartbeat(t.db, state, "a", 1, () -> {}).beat().join()).isFalse();
+        assertThat(state.heartbeat(t.db, "a", 1).beat().join()).isFalse();
         assertThat(a.owner()).contains(new MutexOwner("b", 2));
     }
 
