@@ -65,13 +65,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * </ul>
  *
  * <h2>Why waiters watch their ticket rather than the owner key</h2>
- * The ticket changes exactly once per wait: when the waiter is granted the lock (or removed).
- * Watching the owner key would wake every waiter on every hand-off to re-read the owner and
- * re-watch (a thundering herd: with N waiters, N - 1 useless transactions per hand-off), and
- * the hand-off to the head would queue behind them. The owner is still read in the same
- * transaction that creates the watch, so no wake-up is lost: a grant that commits after that
- * read clears the ticket the watch saw present, and FoundationDB fires a watch whose key
- * changed since its transaction's read as soon as it is registered.
+ * Seed 003 (and the issue) has waiters watch the owner key. Here each waiter watches its own
+ * ticket, which changes exactly once per wait: when the waiter is granted the lock (or
+ * removed). Watching the owner key would wake every waiter on every hand-off to re-read the
+ * owner and re-watch (a thundering herd: with N waiters, N - 1 useless transactions per
+ * hand-off), and the hand-off to the head would queue behind them. Nothing else needs to wake
+ * a waiter: every grant to a queued client clears its ticket in the granting transaction, and
+ * a lock freed while clients are queued is repaired by the step that follows each enqueue (see
+ * below). The step still reads the owner, and reads the ticket, in the transaction that
+ * creates the watch, so no wake-up is lost: a grant that commits after that read clears the
+ * ticket the watch saw present, and FoundationDB fires a watch whose key changed since its
+ * transaction's read as soon as the watch is registered.
  *
  * <h2>Correctness under concurrency</h2>
  * <ul>
