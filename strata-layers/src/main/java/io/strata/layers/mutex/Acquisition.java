@@ -53,6 +53,54 @@ final class Acquisition {
         }
     }
 
+    /** A blocking acquisition, as {@link DistributedMutex#acquire(Duration)}. */
+    interface Blocking {
+        MutexGrant acquire() throws InterruptedException, TimeoutException;
+    }
+
+    /**
+     * Runs {@code acquire} on {@code executor} behind a future whose {@code cancel} interrupts
+     * the wait (so the client leaves the queue) and never leaks the lock: a grant that arrives
+     * after the caller cancelled is released at once.
+     */
+    static CompletableFuture<MutexGrant> async(Blocking acquire, Runnable release, java.util.concurrent.Executor executor) {
+        CompletableFuture<MutexGrant> result = new CompletableFuture<>();
+        executor.execute(() -> {
+            if (result.isDone()) {
+                return; // cancelled before it started
+            }
+            Thread worker = Thread.currentThread();
+            Object lock = new Object();
+            boolean[] waiting = {true}; // guarded by lock: interrupt the worker only while it waits for us
+            result.whenComplete((v, e) -> {
+                if (result.isCancelled()) {
+                    synchronized (lock) {
+                        if (waiting[0]) {
+                            worker.interrupt();
+                        }
+                    }
+                }
+            });
+            try {
+                MutexGrant g = acquire.acquire();
+                synchronized (lock) {
+                    waiting[0] = false;
+                }
+                if (!result.complete(g)) {
+                    release.run(); // the caller gave up just as the lock came: hand it on
+                }
+            } catch (Throwable e) {
+                synchronized (lock) {
+                    waiting[0] = false;
+                }
+                result.completeExceptionally(e);
+            } finally {
+                Thread.interrupted(); // a cancel's interrupt is ours; do not leak it to the executor's next task
+            }
+        });
+        return result;
+    }
+
     /** Steps until granted; see {@link DistributedMutex#acquire(Duration)} for the contract. */
     static MutexGrant await(Database db, Steps steps, String name, Duration timeout)
             throws InterruptedException, TimeoutException {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeoutException;
@@ -88,9 +89,12 @@ import java.util.concurrent.atomic.AtomicReference;
  *       snapshot, so a waiter's enqueue and its wait never conflict with the grants and releases
  *       going on meanwhile (with a serializable read, a client releasing and re-acquiring in a
  *       tight loop kept the other out of the queue indefinitely: every enqueue attempt aborted).
- *       A release that frees the lock read the queue range serializably: if an enqueue commits
- *       after that read and before the release commits, the release aborts and, retried, hands
- *       the lock to the waiter. An enqueue can still commit just after a release freed the lock
+ *       A release that frees the lock read the queue range serializably, and found it empty:
+ *       if an enqueue commits after that read and before the release commits, the release
+ *       aborts and, retried, hands the lock to the waiter. (FoundationDB gives a versionstamped
+ *       key no write conflict range, so the enqueue adds a write conflict on a never-written
+ *       key after all entries; a read of the empty queue covers that key. The history test
+ *       found waiters stranded before this was added.) An enqueue can still commit just after a release freed the lock
  *       (it read the owner before); the enqueuer's next step, taken at once, reads the owner
  *       after its enqueue committed, finds it free and hands it to the head of the queue. Any
  *       later release sees the entry. So a free lock with waiters lasts at most until the
@@ -238,7 +242,8 @@ public final class DistributedMutex implements AutoCloseable {
      * Waits, in FIFO order, until this client holds the lock; returns at once if it already
      * does. Waiting costs no reads: the client sleeps on a watch.
      *
-     * <p>Cancellation is by interrupting the waiting thread. On timeout or interrupt the client
+     * <p>Cancellation is by interrupting the waiting thread (or by cancelling the future of
+     * {@link #acquireAsync}). On timeout or interrupt the client
      * leaves the queue in one transaction; if it was granted the lock in the meantime, that
      * transaction hands the lock on instead, so it is never leaked.
      *
@@ -249,6 +254,16 @@ public final class DistributedMutex implements AutoCloseable {
     public MutexGrant acquire(Duration timeout) throws InterruptedException, TimeoutException {
         MutexGrant g = Acquisition.await(db, steps, name, timeout);
         return granted(g.token(), g.queuedAt());
+    }
+
+    /**
+     * {@link #acquire(Duration)} on {@code executor}, as a future. Cancelling the future
+     * ({@code cancel(true)} or {@code cancel(false)}) cancels the wait: the client leaves the
+     * queue, and a grant that arrives as the caller cancels is released, never leaked. One
+     * acquisition at a time per client still applies.
+     */
+    public CompletableFuture<MutexGrant> acquireAsync(Duration timeout, Executor executor) {
+        return Acquisition.async(() -> acquire(timeout), this::release, executor);
     }
 
     /**

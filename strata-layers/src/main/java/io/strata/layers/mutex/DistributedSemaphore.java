@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -134,6 +136,11 @@ public final class DistributedSemaphore implements AutoCloseable {
             beat.start(scheduler, heartbeatInterval);
         }
         return g;
+    }
+
+    /** {@link #acquire(Duration)} on {@code executor}; the contract of {@link DistributedMutex#acquireAsync}. */
+    public CompletableFuture<MutexGrant> acquireAsync(Duration timeout, Executor executor) {
+        return Acquisition.async(() -> acquire(timeout), this::release, executor);
     }
 
     private Acquisition.Step step(Transaction tr, boolean positionKnown) {

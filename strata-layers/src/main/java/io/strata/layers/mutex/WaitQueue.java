@@ -31,6 +31,14 @@ final class WaitQueue {
 
     private final Subspace queue;
     private final Subspace tickets;
+    /**
+     * A key inside the queue's range and after every entry (entries continue the prefix with the
+     * versionstamp type code 0x33), never written: each enqueue puts a write conflict on it,
+     * because FoundationDB gives a versionstamped key no write conflict range. A read that
+     * finds the queue empty covers it, so it conflicts with an enqueue committed meanwhile; a
+     * read that finds a head stops at the head and does not.
+     */
+    private final byte[] tail;
     /** The queue key with a 10-byte placeholder and user version 0, plus the placeholder's offset, for SET_VERSIONSTAMPED_KEY. */
     private final byte[] stampedKey;
 
@@ -38,6 +46,9 @@ final class WaitQueue {
         this.queue = subspace.get("queue");
         this.tickets = subspace.get("ticket");
         this.stampedKey = stampedKey(queue.getKey());
+        byte[] prefix = queue.getKey();
+        this.tail = Arrays.copyOf(prefix, prefix.length + 1);
+        this.tail[prefix.length] = (byte) 0xFE;
     }
 
     /**
@@ -67,9 +78,9 @@ final class WaitQueue {
     }
 
     /**
-     * The head, read serializably (null when empty): an enqueue that commits after this read
-     * and before the caller commits aborts the caller, so a decision taken on an empty queue
-     * never strands a waiter.
+     * The head, read serializably (null when empty): when the queue is read empty, an enqueue
+     * that commits after this read and before the caller commits aborts the caller (through
+     * {@link #tail}), so a decision taken on an empty queue never strands a waiter.
      */
     Waiter head(Transaction tr) {
         List<KeyValue> head = tr.getRange(queue.range(), 1).asList().join();
@@ -93,10 +104,13 @@ final class WaitQueue {
     /**
      * Appends {@code name}: a key whose suffix is this transaction's commit versionstamp (so the
      * queue is in commit order) holding the name, and the name's ticket. The caller has read
-     * the ticket absent in this transaction, so a client never has two entries.
+     * the ticket absent in this transaction, so a client never has two entries. The write
+     * conflict on {@link #tail} makes a concurrent transaction that read the queue empty (a
+     * release about to free the lock) abort rather than strand this waiter.
      */
     void enqueue(Transaction tr, String name) {
         tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, stampedKey, name.getBytes(StandardCharsets.UTF_8));
+        tr.addWriteConflictKey(tail);
         tr.set(ticketKey(name), EMPTY);
     }
 

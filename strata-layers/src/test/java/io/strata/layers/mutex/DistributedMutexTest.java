@@ -3,6 +3,7 @@ package io.strata.layers.mutex;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
+import io.strata.engine.fault.FaultPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +123,20 @@ class DistributedMutexTest {
         assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
         assertThat(a.queue()).isEmpty();
         assertThat(a.owner()).contains(new MutexOwner("a", 1));
+    }
+
+    @Test
+    void cancellingTheFutureOfAcquireAsyncLeavesTheQueue() throws Exception {
+        DistributedMutex a = t.client("a");
+        DistributedMutex b = t.client("b");
+        a.acquire();
+        CompletableFuture<MutexGrant> waiting = b.acquireAsync(Duration.ofSeconds(30), t.threads);
+        t.awaitQueue(a, List.of("b"));
+        assertThat(waiting.cancel(true)).isTrue();
+        t.awaitQueue(a, List.of());
+        a.release();
+        assertThat(a.owner()).as("not handed to the cancelled waiter").isEmpty();
+        assertThat(b.acquireAsync(Duration.ofSeconds(30), t.threads).get().token()).isEqualTo(2);
     }
 
     @Test
@@ -245,6 +260,38 @@ class DistributedMutexTest {
         assertThat(stillHolds).isFalse();
         byte[] written = t.db.run(x -> x.get(data).join());
         assertThat(written).isNull();
+    }
+
+    /**
+     * Half the commits report commit_unknown_result after committing: the retried enqueue
+     * finds its ticket and does not queue the client twice, and every waiter gets the lock
+     * once, in queue order.
+     */
+    @Test
+    void eachClientIsQueuedOnceWhenEnqueuesReportCommitUnknownResult() throws Exception {
+        long seed = Long.getLong("strata.seed", System.nanoTime());
+        System.out.println("DistributedMutexTest.eachClientIsQueuedOnceWhenEnqueuesReportCommitUnknownResult seed=" + seed);
+        FaultPolicy faults = FaultPolicy.seeded(seed).unknownResultCommitted(0.5).build();
+        try (MutexTestSupport f = new MutexTestSupport(Strata.builder().faults(faults).inMemory())) {
+            DistributedMutex a = f.client("a");
+            a.acquire();
+            List<String> names = List.of("w1", "w2", "w3", "w4", "w5");
+            List<DistributedMutex> waiters = new java.util.ArrayList<>();
+            List<CompletableFuture<MutexGrant>> grants = new java.util.ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                waiters.add(f.client(names.get(i)));
+                grants.add(f.acquireAsync(waiters.get(i)));
+                f.awaitQueue(a, names.subList(0, i + 1)); // a duplicate entry would never match
+            }
+            a.release();
+            for (int i = 0; i < names.size(); i++) {
+                assertThat(grants.get(i).get().token()).isEqualTo(i + 2);
+                assertThat(a.owner()).contains(new MutexOwner(names.get(i), i + 2));
+                waiters.get(i).release();
+            }
+            assertThat(a.owner()).isEmpty();
+            assertThat(a.queue()).isEmpty();
+        }
     }
 
     @Test
