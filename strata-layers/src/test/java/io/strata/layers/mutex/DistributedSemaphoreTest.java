@@ -134,7 +134,7 @@ class DistributedSemaphoreTest {
                 futures.add(pool.submit(() -> {
                     List<MutexGrant> mine = new ArrayList<>();
                     for (int i = 0; i < rounds; i++) {
-                        MutexGrant g = s.acquire(Duration.ofSeconds(60));
+                        MutexGrant g = s.acquire(Duration.ofSeconds(20));
                         most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                         Thread.yield();
                         inside.decrementAndGet();

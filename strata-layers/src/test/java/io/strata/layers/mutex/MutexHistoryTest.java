@@ -63,7 +63,7 @@ class MutexHistoryTest {
                 workers.add(() -> {
                     List<Grant> mine = new ArrayList<>();
                     for (int i = 0; i < rounds; i++) {
-                        MutexGrant g = m.acquire(Duration.ofSeconds(60));
+                        MutexGrant g = m.acquire(Duration.ofSeconds(20));
                         resource.enter(m.name(), g.token());
                         boolean accepted = resource.write(g.token());
                         Thread.yield(); // widen the window in which an overlap would show
@@ -132,7 +132,7 @@ class MutexHistoryTest {
                 workers.add(() -> {
                     List<Grant> mine = new ArrayList<>();
                     for (int i = 0; i < rounds; i++) {
-                        MutexGrant g = m.acquire(Duration.ofSeconds(60));
+                        MutexGrant g = m.acquire(Duration.ofSeconds(20));
                         Thread.yield();
                         resource.write(g.token());
                         m.release();
