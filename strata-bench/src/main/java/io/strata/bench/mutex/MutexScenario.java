@@ -76,11 +76,11 @@ public final class MutexScenario {
     /** Writes the two charts of {@code results} to {@code outDir}. */
     public static void writeCharts(Path outDir, List<MutexResult> results) throws IOException {
         List<MutexResult> sorted = results.stream().sorted((a, b) -> Integer.compare(a.contenders(), b.contenders())).toList();
-        SvgLineChart.write(outDir.resolve(THROUGHPUT_SVG), "Mutex acquisitions per second (acquire, tiny section, release)",
+        SvgLineChart.write(outDir.resolve(THROUGHPUT_SVG), "Mutex acquisitions per second",
                 "contenders (client threads)", "acquisitions/s",
                 List.of(new SvgLineChart.Panel("embedded engine", List.of(series("acquisitions/s", sorted,
                         MutexResult::acquisitionsPerSecond)))));
-        SvgLineChart.write(outDir.resolve(HANDOFF_SVG), "Hand-off: release called to the next owner's acquire returning",
+        SvgLineChart.write(outDir.resolve(HANDOFF_SVG), "Mutex hand-off latency",
                 "contenders (client threads)", "hand-off (ms)",
                 List.of(new SvgLineChart.Panel("embedded engine", List.of(
                         series("p50", sorted, MutexResult::handoffP50Millis),
