@@ -11,10 +11,13 @@ import org.HdrHistogram.Histogram;
  * @param handoff      hand-off latency in nanoseconds: from the call of the release that
  *                     handed the lock to a queued waiter to the return of that waiter's
  *                     acquire, for waiters whose acquire returned inside the interval
+ * @param afterCommit  the same hand-offs measured from the return of the release instead of
+ *                     its call, negative ones (the new owner ran before the releaser's commit
+ *                     returned) counted as 0
  * @param firstError   the first failure, warm-up included, or null
  */
 public record MutexResult(int contenders, double seconds, long acquisitions, long errors, Histogram handoff,
-                          Throwable firstError) {
+                          Histogram afterCommit, Throwable firstError) {
     public double acquisitionsPerSecond() {
         return acquisitions / seconds;
     }
@@ -25,6 +28,14 @@ public record MutexResult(int contenders, double seconds, long acquisitions, lon
 
     public double handoffP99Millis() {
         return percentileMillis(99);
+    }
+
+    public double afterCommitP50Millis() {
+        return afterCommit.getTotalCount() == 0 ? 0 : afterCommit.getValueAtPercentile(50) / 1e6;
+    }
+
+    public double afterCommitP99Millis() {
+        return afterCommit.getTotalCount() == 0 ? 0 : afterCommit.getValueAtPercentile(99) / 1e6;
     }
 
     public long handoffs() {

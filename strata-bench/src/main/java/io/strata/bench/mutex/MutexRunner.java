@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * before the releaser's commit returns, and "release returned to acquire returned" is
  * negative for most hand-offs (a median of 0 says nothing). From the call, the figure is the
  * whole hand-off as an application sees it: the release transaction, the watch, and the new
- * owner's step that finds the lock its own.
+ * owner's step that finds the lock its own. The figure from the return of release (negative
+ * ones counted as 0) is kept too, for the console.
  */
 public final class MutexRunner {
     private MutexRunner() {}
@@ -40,7 +41,7 @@ public final class MutexRunner {
     public static MutexResult run(int contenders, Duration warmup, Duration measure) {
         try (Database db = Strata.inMemory()) {
             Subspace lock = new Subspace(Tuple.from("bench-mutex"));
-            Map<Long, Long> released = new ConcurrentHashMap<>();
+            Map<Long, long[]> released = new ConcurrentHashMap<>();
             Map<Long, Long> queuedGrants = new ConcurrentHashMap<>();
             AtomicLong counter = new AtomicLong();
             List<ClosedLoop.Operation> clients = new ArrayList<>();
@@ -52,10 +53,11 @@ public final class MutexRunner {
                     counter.incrementAndGet(); // the critical section
                     long releaseCalled = System.nanoTime();
                     m.release();
+                    long releaseReturned = System.nanoTime();
                     if (g.wasQueued()) {
                         queuedGrants.put(g.token(), acquired);
                     }
-                    released.put(g.token(), releaseCalled);
+                    released.put(g.token(), new long[] {releaseCalled, releaseReturned});
                     return 0;
                 });
             }
@@ -63,13 +65,15 @@ public final class MutexRunner {
             ClosedLoop.Result r = ClosedLoop.run(clients, warmup, measure, "mutex-contender");
             long measureStart = start + warmup.toNanos();
             Histogram handoff = new Histogram(3);
+            Histogram afterCommit = new Histogram(3);
             for (Map.Entry<Long, Long> e : queuedGrants.entrySet()) {
-                Long previousRelease = released.get(e.getKey() - 1);
+                long[] previousRelease = released.get(e.getKey() - 1);
                 if (previousRelease != null && e.getValue() >= measureStart) {
-                    handoff.recordValue(Math.max(0, e.getValue() - previousRelease));
+                    handoff.recordValue(Math.max(0, e.getValue() - previousRelease[0]));
+                    afterCommit.recordValue(Math.max(0, e.getValue() - previousRelease[1]));
                 }
             }
-            return new MutexResult(contenders, r.seconds(), r.operations(), r.errors(), handoff, r.firstError());
+            return new MutexResult(contenders, r.seconds(), r.operations(), r.errors(), handoff, afterCommit, r.firstError());
         }
     }
 }

@@ -55,8 +55,9 @@ public final class BenchMutexCommand implements Callable<Integer> {
                 contenders, warmup, seconds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         o.println("each cell on a fresh in-memory engine; critical section = one counter increment.");
         o.println();
-        o.printf("%11s %16s %16s %16s %10s%n", "contenders", "acquisitions/s", "hand-off p50 ms", "hand-off p99 ms",
-                "hand-offs");
+        o.println("hand-off = release called -> next owner's acquire returned (the CSV); after commit = from release returned.");
+        o.printf("%11s %16s %16s %16s %13s %13s %10s%n", "contenders", "acquisitions/s", "hand-off p50 ms", "hand-off p99 ms",
+                "after p50 ms", "after p99 ms", "hand-offs");
         o.flush();
         MutexScenario scenario = new MutexScenario(contenders, Duration.ofMillis(Math.round(warmup * 1000)),
                 Duration.ofMillis(Math.round(seconds * 1000)));
@@ -69,8 +70,8 @@ public final class BenchMutexCommand implements Callable<Integer> {
     }
 
     private static void row(PrintWriter o, MutexResult r) {
-        o.printf(Locale.ROOT, "%11d %,16.0f %16.3f %16.3f %,10d%s%n", r.contenders(), r.acquisitionsPerSecond(),
-                r.handoffP50Millis(), r.handoffP99Millis(), r.handoffs(),
+        o.printf(Locale.ROOT, "%11d %,16.0f %16.3f %16.3f %13.3f %13.3f %,10d%s%n", r.contenders(), r.acquisitionsPerSecond(),
+                r.handoffP50Millis(), r.handoffP99Millis(), r.afterCommitP50Millis(), r.afterCommitP99Millis(), r.handoffs(),
                 r.errors() > 0 ? String.format("  (%,d errors, first: %s)", r.errors(), r.firstError()) : "");
         o.flush();
     }
