@@ -108,7 +108,7 @@ final class Acquisition {
         Versionstamp queuedAt = null;
         while (true) {
             boolean positionKnown = queuedAt != null;
-            Step step = db.run(tr -> steps.step(tr, positionKnown));
+            Step step = LockTransactions.run(db, tr -> steps.step(tr, positionKnown));
             if (step.stamp != null) {
                 // Just queued: settle at once (the lock may have been freed before our entry
                 // committed), no waiting.

@@ -208,7 +208,7 @@ public final class DistributedMutex implements AutoCloseable {
      * @return the grant (already ours counts), or empty when another client holds the lock
      */
     public Optional<MutexGrant> tryAcquire() {
-        Long token = db.run(tr -> {
+        Long token = LockTransactions.run(db, tr -> {
             MutexOwner owner = state.owner(tr);
             if (owner.name().equals(name)) {
                 return owner.token();
@@ -307,7 +307,7 @@ public final class DistributedMutex implements AutoCloseable {
      * the thread is interrupted (the interrupt status was cleared by the exception).
      */
     void abandon() {
-        db.run(tr -> {
+        LockTransactions.run(db, tr -> {
             MutexOwner owner = state.owner(tr);
             if (owner.name().equals(name)) {
                 state.handOn(tr, owner.token());
@@ -344,7 +344,7 @@ public final class DistributedMutex implements AutoCloseable {
             return;
         }
         long token = beat.token();
-        db.run(tr -> {
+        LockTransactions.run(db, tr -> {
             MutexOwner owner = state.owner(tr);
             if (owner.name().equals(name) && owner.token() == token) {
                 state.handOn(tr, token);

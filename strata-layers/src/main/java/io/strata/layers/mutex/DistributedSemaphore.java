@@ -190,7 +190,7 @@ public final class DistributedSemaphore implements AutoCloseable {
     }
 
     void abandon() {
-        db.run(tr -> {
+        LockTransactions.run(db, tr -> {
             if (tr.get(holders.pack(Tuple.from(name))).join() != null) {
                 handOn(tr, name);
             } else {
@@ -211,7 +211,7 @@ public final class DistributedSemaphore implements AutoCloseable {
         }
         long token = beat.token();
         byte[] key = holders.pack(Tuple.from(name));
-        db.run(tr -> {
+        LockTransactions.run(db, tr -> {
             byte[] value = tr.get(key).join();
             if (value != null && Tuple.fromBytes(value).getLong(0) == token) {
                 handOn(tr, name);

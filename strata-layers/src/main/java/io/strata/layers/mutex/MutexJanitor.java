@@ -101,7 +101,7 @@ public final class MutexJanitor implements AutoCloseable {
         }
         Observation stale = seen;
         seen = null;
-        boolean handedOn = db.run(tr -> {
+        boolean handedOn = LockTransactions.run(db, tr -> {
             Observation current = new Observation(tr.get(state.ownerKey()).join(), tr.get(state.beatKey()).join());
             if (!current.equals(stale)) {
                 return false;

@@ -85,7 +85,7 @@ public final class SemaphoreJanitor implements AutoCloseable {
         List<String> taken = new ArrayList<>();
         for (String who : stale) {
             Values expected = seen.remove(who).values;
-            boolean done = db.run(tr -> {
+            boolean done = LockTransactions.run(db, tr -> {
                 Values current = new Values(tr.get(keys.holders.pack(Tuple.from(who))).join(),
                         tr.get(keys.beats.pack(Tuple.from(who))).join());
                 if (!current.equals(expected)) {
