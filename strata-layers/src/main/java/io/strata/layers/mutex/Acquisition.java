@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -63,7 +64,7 @@ final class Acquisition {
      * the wait (so the client leaves the queue) and never leaks the lock: a grant that arrives
      * after the caller cancelled is released at once.
      */
-    static CompletableFuture<MutexGrant> async(Blocking acquire, Runnable release, java.util.concurrent.Executor executor) {
+    static CompletableFuture<MutexGrant> async(Blocking acquire, Runnable release, Executor executor) {
         CompletableFuture<MutexGrant> result = new CompletableFuture<>();
         executor.execute(() -> {
             if (result.isDone()) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -276,8 +277,8 @@ class DistributedMutexTest {
             DistributedMutex a = f.client("a");
             a.acquire();
             List<String> names = List.of("w1", "w2", "w3", "w4", "w5");
-            List<DistributedMutex> waiters = new java.util.ArrayList<>();
-            List<CompletableFuture<MutexGrant>> grants = new java.util.ArrayList<>();
+            List<DistributedMutex> waiters = new ArrayList<>();
+            List<CompletableFuture<MutexGrant>> grants = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 waiters.add(f.client(names.get(i)));
                 grants.add(f.acquireAsync(waiters.get(i)));

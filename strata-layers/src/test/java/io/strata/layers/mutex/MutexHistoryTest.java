@@ -1,6 +1,7 @@
 package io.strata.layers.mutex;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.tuple.Versionstamp;
 import io.strata.Strata;
 import io.strata.engine.fault.FaultPolicy;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -40,7 +42,7 @@ class MutexHistoryTest {
                 .unknownResultNotCommitted(0.02).transactionTooOld(0.01).build();
     }
 
-    private record Grant(String name, long token, com.apple.foundationdb.tuple.Versionstamp queuedAt) {}
+    private record Grant(String name, long token, Versionstamp queuedAt) {}
 
     /**
      * 8 clients x 300 rounds (2,400 grants), heartbeats every 2 ms so they race releases and
@@ -53,13 +55,12 @@ class MutexHistoryTest {
         long seed = seed("mutualExclusionIncreasingTokensAndFifoUnderCommitFaults");
         int clients = 8;
         int rounds = 300;
-        ExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor();
         try (Database db = Strata.builder().faults(faults(seed)).inMemory()) {
             FencedResource resource = new FencedResource();
             List<Callable<List<Grant>>> workers = new ArrayList<>();
             for (int c = 0; c < clients; c++) {
-                DistributedMutex m = new DistributedMutex(db, LOCK, "client-" + c,
-                        (java.util.concurrent.ScheduledExecutorService) heartbeats, Duration.ofMillis(2));
+                DistributedMutex m = new DistributedMutex(db, LOCK, "client-" + c, heartbeats, Duration.ofMillis(2));
                 workers.add(() -> {
                     List<Grant> mine = new ArrayList<>();
                     for (int i = 0; i < rounds; i++) {
@@ -111,7 +112,7 @@ class MutexHistoryTest {
         long seed = seed("underAnAggressiveJanitorTokensStayUniqueAndNobodyIsStranded");
         int clients = 6;
         int rounds = 150;
-        java.util.concurrent.ScheduledExecutorService never = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService never = Executors.newSingleThreadScheduledExecutor();
         AtomicBoolean running = new AtomicBoolean(true);
         try (Database db = Strata.builder().faults(faults(seed)).inMemory()) {
             MutexJanitor janitor = new MutexJanitor(db, LOCK, Duration.ofNanos(1), System::nanoTime);
