@@ -270,7 +270,7 @@ public final class DistributedMutex implements AutoCloseable {
      * One step of acquire, in {@code tr}: the lock is ours, or we just queued, or we wait on
      * our ticket. See the class Javadoc for why the owner is read as a snapshot.
      */
-    private Acquisition.Step step(Transaction tr, boolean positionKnown) {
+    Acquisition.Step step(Transaction tr, boolean positionKnown) {
         // A snapshot read: a waiter must not conflict with the grants and releases it takes no
         // part in, or a client that releases and re-acquires in a tight loop could keep it out
         // of the queue for ever (each attempt aborted by the latest change of the owner).
