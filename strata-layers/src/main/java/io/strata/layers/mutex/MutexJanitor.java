@@ -41,7 +41,7 @@ public final class MutexJanitor implements AutoCloseable {
     private final MutexState state;
     private final long staleAfterNanos;
     private final LongSupplier nanoClock;
-    /** The owner and beat values seen last (null: free or not yet seen) and when they were first seen. */
+    /** The owner and beat values seen last (null: free or not yet seen) and when they were first seen. Guarded by this. */
     private Observation seen;
     private long seenAt;
     private volatile ScheduledFuture<?> task;
