@@ -117,6 +117,12 @@ public final class SetAlgebra {
      * class notes).
      */
     public static CompletableFuture<Long> store(Transaction tr, SetOperation op, RoaringSet target, List<RoaringSet> sets) {
+        return store(tr, op, target, sets, STORE_BYTE_LIMIT);
+    }
+
+    /** {@link #store(Transaction, SetOperation, RoaringSet, List)} with another byte limit (for tests). */
+    static CompletableFuture<Long> store(Transaction tr, SetOperation op, RoaringSet target, List<RoaringSet> sets,
+                                         long byteLimit) {
         return readAll(tr, sets).thenApply(inputs -> {
             List<byte[]> keys = new ArrayList<>();
             List<byte[]> values = new ArrayList<>();
@@ -138,8 +144,8 @@ public final class SetAlgebra {
                 private void write(long high48, byte[] value, int members) {
                     byte[] key = target.containerKey(high48);
                     bytes[0] += key.length + value.length;
-                    if (bytes[0] > STORE_BYTE_LIMIT) {
-                        throw new FDBException("the result of " + op + " exceeds " + STORE_BYTE_LIMIT
+                    if (bytes[0] > byteLimit) {
+                        throw new FDBException("the result of " + op + " exceeds " + byteLimit
                                 + " bytes, too large for one transaction; store it in several (see SetAlgebra)",
                                 TRANSACTION_TOO_LARGE);
                     }
