@@ -46,7 +46,7 @@ class SetAlgebraPropertyTest {
         return new RoaringSet(new Subspace(Tuple.from("a", NEXT_SET.incrementAndGet())));
     }
 
-    @Property(tries = 120)
+    @Property(tries = 100)
     void matchesTheModel(@ForAll("operations") SetOperation op, @ForAll("inputs") List<Set<Long>> contents) {
         List<RoaringSet> sets = new ArrayList<>();
         List<TreeSet<Long>> models = new ArrayList<>();
@@ -62,7 +62,7 @@ class SetAlgebraPropertyTest {
         long[] expectedArray = expected.stream().mapToLong(Long::longValue).toArray();
 
         Roaring64Bitmap computed = SetAlgebra.compute(db, op, sets).join();
-        assertThat(computed.toArray()).as("%s", op).containsExactly(expectedArray);
+        assertThat(computed.toArray()).as("%s", op).isEqualTo(expectedArray);
 
         RoaringSet target = freshSet();
         assertThat(SetAlgebra.store(db, op, target, sets).join()).isEqualTo(expected.size());
@@ -74,7 +74,7 @@ class SetAlgebraPropertyTest {
 
     private static void assertStored(RoaringSet set, TreeSet<Long> expected) {
         try (Transaction tr = db.createTransaction()) {
-            assertThat(set.members(tr).asList().join()).containsExactlyElementsOf(expected);
+            assertThat(set.members(tr).asList().join()).isEqualTo(new ArrayList<>(expected));
             assertThat(set.cardinality(tr).join()).isEqualTo(expected.size());
             long containers = expected.stream().map(m -> m >>> 16).distinct().count();
             assertThat(tr.getRange(set.containerRange()).asList().join()).hasSize((int) containers);
@@ -112,7 +112,7 @@ class SetAlgebraPropertyTest {
         Arbitrary<Set<Long>> sparse = RoaringSetPropertyTest.members().set().ofMaxSize(60);
         Arbitrary<Set<Long>> dense = Arbitraries.longs().between(60_000, 140_000).set().ofMinSize(4500).ofMaxSize(6000);
         Arbitrary<Set<Long>> runs = Arbitraries.longs().between(60_000, 140_000).flatMap(start ->
-                Arbitraries.integers().between(1, 70_000).map(length -> {
+                Arbitraries.integers().between(1, 20_000).map(length -> {
                     Set<Long> s = new java.util.HashSet<>();
                     for (long i = start; i < start + length; i++) {
                         s.add(i);
