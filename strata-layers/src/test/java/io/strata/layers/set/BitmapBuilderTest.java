@@ -16,13 +16,29 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The container-at-a-time build of a {@link Roaring64Bitmap} equals adding the members one by
+ * Both paths of the builder (scattered members, added one by one; dense containers, copied
+ * in) give what adding the members one by one gives. The container-at-a-time build of a {@link Roaring64Bitmap} equals adding the members one by
  * one: guards the reliance on {@code Roaring64Bitmap}'s serialized form being
  * {@code HighLowContainer}'s.
  */
 class BitmapBuilderTest {
-    @Property(tries = 200)
-    void equalsTheMemberByMemberBuild(@ForAll("members") List<Long> members) {
+    @Property(tries = 150)
+    void scatteredMembersEqualTheMemberByMemberBuild(@ForAll("members") List<Long> members) {
+        check(members);
+    }
+
+    /** Over 400 members in at most 11 containers: far more than 8 a container, the copy path. */
+    @Property(tries = 150)
+    void denseContainersEqualTheMemberByMemberBuild(@ForAll("dense") List<Long> members, @ForAll long base) {
+        check(members.stream().map(m -> (base & ~0xFFFFL) + m).toList());
+    }
+
+    @Provide
+    Arbitrary<List<Long>> dense() {
+        return Arbitraries.longs().between(0, 10 * 65536 - 1).list().ofMinSize(50 * 8 + 1).ofMaxSize(2000);
+    }
+
+    private static void check(List<Long> members) {
         Roaring64Bitmap expected = new Roaring64Bitmap();
         TreeMap<Long, Container> byHigh = new TreeMap<>(); // high parts are below 2^48: signed order is fine
         for (long m : members) {
