@@ -32,6 +32,12 @@ import java.util.concurrent.CompletableFuture;
  * about half a megabyte to read. A million members scattered at random over 2^64 are a
  * million containers of one member each: a million keys to read per set, which is where the
  * time goes, and for that shape a roaring layout saves nothing over one key per member.
+ * All reads of one computation belong to one transaction, so they must finish within
+ * FoundationDB's 5 seconds of its read version, or fail with {@code transaction_too_old}
+ * (1007, which the retry loop retries from scratch). On the engine a million-key range read
+ * takes a fraction of a second to a few seconds on a busy two-core machine; sets of many
+ * millions of scattered members would need a computation spread over several transactions
+ * (consistent only per slice of the key range), which this class does not offer.
  *
  * <h2>Snapshot or serializable reads</h2>
  * {@link #compute} reads through the transaction it is given, so the caller chooses: in a

@@ -1,6 +1,7 @@
 package io.strata.layers.set;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.async.AsyncIterator;
@@ -18,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link RoaringSet} on the engine: the key layout, unsigned order at the edges, batches and clear. */
 class RoaringSetTest {
@@ -140,6 +142,42 @@ class RoaringSetTest {
         }
         assertThat(firstFive).containsExactly(0L, 1L << 20, 2L << 20, 3L << 20, 4L << 20);
         assertThat(members(0)).hasSize(3000);
+    }
+
+    /** The read conflict on the container is what keeps two writers of one container from losing a member. */
+    @Test
+    void concurrentChangesToOneContainerConflictAndTheRetryKeepsBoth() {
+        Transaction first = db.createTransaction();
+        Transaction second = db.createTransaction();
+        assertThat(set.add(first, 10).join()).isTrue();
+        assertThat(set.add(second, 11).join()).isTrue(); // same container, read before first commits
+        first.commit().join();
+        assertThatThrownBy(() -> second.commit().join()).cause().isInstanceOf(FDBException.class)
+                .satisfies(e -> assertThat(((FDBException) e).getCode()).isEqualTo(1020));
+        Transaction retry = second.onError(new FDBException("not_committed", 1020)).join();
+        assertThat(set.add(retry, 11).join()).isTrue();
+        retry.commit().join();
+        first.close();
+        retry.close();
+        assertThat(members(0)).containsExactly(10L, 11L);
+        assertThat(set.cardinality(db).join()).isEqualTo(2);
+    }
+
+    /** The counter is changed by ADD only, so writers of different containers never conflict on it. */
+    @Test
+    void changesToDifferentContainersDoNotConflict() {
+        set.add(db, 1L << 20).join();
+        Transaction first = db.createTransaction();
+        Transaction second = db.createTransaction();
+        assertThat(set.add(first, 5).join()).isTrue();
+        assertThat(set.remove(second, 1L << 20).join()).isTrue();
+        assertThat(set.add(second, -1).join()).isTrue();
+        first.commit().join();
+        second.commit().join();
+        first.close();
+        second.close();
+        assertThat(members(0)).containsExactly(5L, -1L);
+        assertThat(set.cardinality(db).join()).isEqualTo(2);
     }
 
     @Test
