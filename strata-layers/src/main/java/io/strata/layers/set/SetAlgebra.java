@@ -28,8 +28,8 @@ import java.util.concurrent.CompletableFuture;
  * for the containers that passed through.
  *
  * <p>Cost: proportional to the number of containers, not of members. Two dense sets of a
- * million members (a quarter of the ids below four million) are 62 bitmap containers each,
- * about half a megabyte to read. A million members scattered at random over 2^64 are a
+ * million members (a quarter of the ids below four million) are 62 bitmap containers of 8 KiB,
+ * about half a megabyte per set to read. A million members scattered at random over 2^64 are a
  * million containers of one member each: a million keys to read per set, which is where the
  * time goes, and for that shape a roaring layout saves nothing over one key per member.
  * All reads of one computation belong to one transaction, so they must finish within
