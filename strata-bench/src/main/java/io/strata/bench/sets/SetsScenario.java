@@ -36,8 +36,9 @@ import java.util.function.ToDoubleFunction;
  *       independently, so dense sets overlap by about a quarter), loaded first, untimed; then
  *       {@code SetAlgebra.compute} in a read-only transaction, from getting the read version
  *       to the finished {@code Roaring64Bitmap}. The four operations share one fresh engine
- *       per shape and size: they only read, so they cannot disturb each other. One untimed
- *       run of each operation first (class loading and JIT), then the repetitions.</li>
+ *       per shape and size: they only read, so they cannot disturb each other. First one
+ *       checked run and then untimed runs for up to 0.3 s or 50 runs (class loading and
+ *       JIT: small sizes run first), then the repetitions.</li>
  * </ul>
  * Every result is checked against the same operation on in-memory {@code Roaring64Bitmap}s;
  * a mismatch stops the run. Reported: the <em>median</em> of the repetitions (the best
@@ -58,6 +59,12 @@ public final class SetsScenario {
     public static final String ADD_SVG = "sets-add.svg";
     /** Members per transaction of the load: about 10 ms of work, far inside 5 s and 10 MB even when sparse. */
     public static final int DEFAULT_BATCH = 10_000;
+    /**
+     * Untimed runs of each operation before the timed ones, up to this long or this many
+     * runs: small sets are measured first, and would otherwise be timed with the JIT cold.
+     */
+    private static final long WARMUP_NANOS = 300_000_000L;
+    private static final int WARMUP_RUNS = 50;
     private static final long SEED_A = 0x5e7_a11L;
     private static final long SEED_B = 0x5e7_b22L;
     private static final List<SetOperation> OPERATIONS =
@@ -152,7 +159,11 @@ public final class SetsScenario {
             for (SetOperation op : OPERATIONS) {
                 String name = name(op) + "-" + shape.label();
                 Roaring64Bitmap expected = inMemory(op, memA, memB);
-                check(SetAlgebra.compute(db, op, inputs).join().equals(expected), name, n); // also the warm-up
+                check(SetAlgebra.compute(db, op, inputs).join().equals(expected), name, n);
+                long warmUntil = System.nanoTime() + WARMUP_NANOS;
+                for (int i = 0; i < WARMUP_RUNS && System.nanoTime() < warmUntil; i++) {
+                    SetAlgebra.compute(db, op, inputs).join();
+                }
                 double[] millis = new double[repeat];
                 for (int i = 0; i < repeat; i++) {
                     long start = System.nanoTime();

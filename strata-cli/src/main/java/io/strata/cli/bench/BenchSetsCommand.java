@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
                 "Measure the roaring set layer on a fresh in-memory engine: for each shape and size N,",
                 "  add-<shape>    load N members (random order) into an empty set, --batch members per transaction;",
                 "  and-, or-, andNot-, xor-<shape>   the operation over two loaded sets of N members each, from the",
-                "                 read version to the finished Roaring64Bitmap (one untimed run first).",
+                "                 read version to the finished Roaring64Bitmap (untimed warm-up runs first).",
                 "Shapes: dense = N members drawn below 4N (bitmap containers); sparse = N random uint64s (a container,",
                 "i.e. a key, per member). Each result is checked against in-memory Roaring64Bitmaps.",
                 "Reported: the median of --repeat runs."},
