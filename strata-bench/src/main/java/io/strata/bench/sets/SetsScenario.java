@@ -15,6 +15,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,8 +38,8 @@ import java.util.function.ToDoubleFunction;
  *       {@code SetAlgebra.compute} in a read-only transaction, from getting the read version
  *       to the finished {@code Roaring64Bitmap}. The four operations share one fresh engine
  *       per shape and size: they only read, so they cannot disturb each other. First one
- *       checked run and then untimed runs for up to 0.3 s or 50 runs (class loading and
- *       JIT: small sizes run first), then the repetitions.</li>
+ *       checked run and then untimed runs for up to the warm-up time (0.3 s by default) or 50
+ *       runs (class loading and JIT: small sizes run first), then the repetitions.</li>
  * </ul>
  * Every result is checked against the same operation on in-memory {@code Roaring64Bitmap}s;
  * a mismatch stops the run. Reported: the <em>median</em> of the repetitions (the best
@@ -59,11 +60,9 @@ public final class SetsScenario {
     public static final String ADD_SVG = "sets-add.svg";
     /** Members per transaction of the load: about 10 ms of work, far inside 5 s and 10 MB even when sparse. */
     public static final int DEFAULT_BATCH = 10_000;
-    /**
-     * Untimed runs of each operation before the timed ones, up to this long or this many
-     * runs: small sets are measured first, and would otherwise be timed with the JIT cold.
-     */
-    private static final long WARMUP_NANOS = 300_000_000L;
+    /** The default warm-up of each operation: small sets are measured first, and would otherwise be timed with the JIT cold. */
+    public static final Duration DEFAULT_WARMUP = Duration.ofMillis(300);
+    /** At most this many warm-up runs: enough for the JIT, without spending the warm-up time on tiny sets. */
     private static final int WARMUP_RUNS = 50;
     private static final long SEED_A = 0x5e7_a11L;
     private static final long SEED_B = 0x5e7_b22L;
@@ -74,11 +73,13 @@ public final class SetsScenario {
     private final List<SetShape> shapes;
     private final int repeat;
     private final int batch;
+    private final Duration warmup;
 
-    public SetsScenario(List<Integer> sizes, List<SetShape> shapes, int repeat, int batch) {
-        if (sizes.isEmpty() || shapes.isEmpty() || repeat < 1 || batch < 1) {
-            throw new IllegalArgumentException("need sizes, shapes, repeat >= 1 and batch >= 1");
+    public SetsScenario(List<Integer> sizes, List<SetShape> shapes, int repeat, int batch, Duration warmup) {
+        if (sizes.isEmpty() || shapes.isEmpty() || repeat < 1 || batch < 1 || warmup.isNegative()) {
+            throw new IllegalArgumentException("need sizes, shapes, repeat >= 1, batch >= 1 and warmup >= 0");
         }
+        this.warmup = warmup;
         this.sizes = List.copyOf(sizes);
         this.shapes = List.copyOf(shapes);
         this.repeat = repeat;
@@ -160,7 +161,7 @@ public final class SetsScenario {
                 String name = name(op) + "-" + shape.label();
                 Roaring64Bitmap expected = inMemory(op, memA, memB);
                 check(SetAlgebra.compute(db, op, inputs).join().equals(expected), name, n);
-                long warmUntil = System.nanoTime() + WARMUP_NANOS;
+                long warmUntil = System.nanoTime() + warmup.toNanos();
                 for (int i = 0; i < WARMUP_RUNS && System.nanoTime() < warmUntil; i++) {
                     SetAlgebra.compute(db, op, inputs).join();
                 }

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -50,6 +51,11 @@ public final class BenchSetsCommand implements Callable<Integer> {
             description = "Members per transaction when loading sets (default: ${DEFAULT-VALUE}).")
     int batch;
 
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "0.3",
+            description = "Untimed runs of each set operation before timing it, for up to this long "
+                    + "(at most 50 runs; default: ${DEFAULT-VALUE}).")
+    double warmup;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
             description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -67,7 +73,8 @@ public final class BenchSetsCommand implements Callable<Integer> {
         o.println();
         o.printf("%-14s %10s %12s %14s%n", "operation", "members", "median ms", "result size");
         o.flush();
-        List<SetsResult> results = new SetsScenario(members, parsedShapes, repeat, batch).run(out, r -> {
+        List<SetsResult> results = new SetsScenario(members, parsedShapes, repeat, batch,
+                Duration.ofMillis(Math.round(warmup * 1000))).run(out, r -> {
             o.printf(Locale.ROOT, "%-14s %,10d %12.3f %,14d%n", r.operation(), r.members(), r.millis(), r.resultCardinality());
             o.flush();
         });
@@ -84,6 +91,9 @@ public final class BenchSetsCommand implements Callable<Integer> {
         }
         if (repeat < 1 || batch < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--repeat and --batch must be at least 1");
+        }
+        if (!(warmup >= 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be >= 0");
         }
         List<SetShape> parsed = new ArrayList<>();
         for (String s : shapes) {

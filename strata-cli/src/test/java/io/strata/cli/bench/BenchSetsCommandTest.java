@@ -32,17 +32,19 @@ class BenchSetsCommandTest {
         assertThat(c.shapes).containsExactly("dense", "sparse");
         assertThat(c.repeat).isEqualTo(5);
         assertThat(c.batch).isEqualTo(10_000);
+        assertThat(c.warmup).isEqualTo(0.3);
         assertThat(c.out).isEqualTo(Path.of("bench-results"));
     }
 
     @Test
     void parsesListsAndNumbers() {
         BenchSetsCommand c = parse("bench", "sets", "--members", "100,2000", "--shapes", "sparse", "--repeat", "3",
-                "--batch", "50", "--out", "x/y");
+                "--batch", "50", "--warmup", "1.5", "--out", "x/y");
         assertThat(c.members).containsExactly(100, 2000);
         assertThat(c.shapes).containsExactly("sparse");
         assertThat(c.repeat).isEqualTo(3);
         assertThat(c.batch).isEqualTo(50);
+        assertThat(c.warmup).isEqualTo(1.5);
         assertThat(c.out).isEqualTo(Path.of("x/y"));
     }
 
@@ -64,7 +66,7 @@ class BenchSetsCommandTest {
         StringWriter out = new StringWriter();
         CommandLine cl = StrataCli.commandLine();
         cl.setOut(new PrintWriter(out));
-        int code = cl.execute("bench", "sets", "--members", "300,3000", "--repeat", "2", "--batch", "500",
+        int code = cl.execute("bench", "sets", "--members", "100,1000", "--repeat", "1", "--batch", "500", "--warmup", "0",
                 "--out", dir.toString());
 
         assertThat(code).isZero();
@@ -73,10 +75,10 @@ class BenchSetsCommandTest {
         List<String> keys = lines.subList(1, lines.size()).stream()
                 .map(l -> l.substring(0, l.lastIndexOf(','))).toList();
         assertThat(keys).containsExactly(
-                "add-dense,300", "and-dense,300", "or-dense,300", "andNot-dense,300", "xor-dense,300",
-                "add-dense,3000", "and-dense,3000", "or-dense,3000", "andNot-dense,3000", "xor-dense,3000",
-                "add-sparse,300", "and-sparse,300", "or-sparse,300", "andNot-sparse,300", "xor-sparse,300",
-                "add-sparse,3000", "and-sparse,3000", "or-sparse,3000", "andNot-sparse,3000", "xor-sparse,3000");
+                "add-dense,100", "and-dense,100", "or-dense,100", "andNot-dense,100", "xor-dense,100",
+                "add-dense,1000", "and-dense,1000", "or-dense,1000", "andNot-dense,1000", "xor-dense,1000",
+                "add-sparse,100", "and-sparse,100", "or-sparse,100", "andNot-sparse,100", "xor-sparse,100",
+                "add-sparse,1000", "and-sparse,1000", "or-sparse,1000", "andNot-sparse,1000", "xor-sparse,1000");
         for (String line : lines.subList(1, lines.size())) {
             String[] fields = line.split(",", -1);
             assertThat(fields).hasSize(3);
