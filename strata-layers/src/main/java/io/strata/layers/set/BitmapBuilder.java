@@ -8,8 +8,7 @@ import org.roaringbitmap.longlong.Roaring64Bitmap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Builds a {@link Roaring64Bitmap} a whole container at a time.
@@ -39,42 +38,65 @@ final class BitmapBuilder {
     /** Below this many members per container on average, adding members beats copying containers. */
     static final int MEMBERS_PER_CONTAINER_FOR_COPY = 8;
 
-    private final List<byte[]> highs = new ArrayList<>();
-    private final List<Container> containers = new ArrayList<>();
+    /** High parts, in the order given (increasing). */
+    private long[] highs = new long[16];
+    /** For each high part: a {@link Container}, or a stored value still encoded (decoded only if needed). */
+    private Object[] parts = new Object[16];
+    private int size;
     private long members;
 
     /**
      * Adds the members {@code high48 << 16 | low} for each {@code low} in {@code c}. Calls
      * must come in increasing {@code high48}, each at most once; empty containers are skipped.
      */
-    void put(byte[] high48BigEndian, Container c) {
+    void put(long high48, Container c) {
         if (!c.isEmpty()) {
-            highs.add(high48BigEndian);
-            containers.add(c);
-            members += c.getCardinality();
+            append(high48, c, c.getCardinality());
         }
+    }
+
+    /**
+     * Like {@link #put(long, Container)} for a container as stored ({@link ContainerCodec}),
+     * which the member-by-member path reads without building a {@code Container}: for the
+     * one-member containers of sparse sets that halves the garbage.
+     */
+    void putEncoded(long high48, byte[] value) {
+        append(high48, value, ContainerCodec.cardinality(value));
+    }
+
+    private void append(long high48, Object part, int cardinality) {
+        if (size == highs.length) {
+            highs = Arrays.copyOf(highs, size * 2);
+            parts = Arrays.copyOf(parts, size * 2);
+        }
+        highs[size] = high48;
+        parts[size] = part;
+        size++;
+        members += cardinality;
     }
 
     Roaring64Bitmap build() {
         Roaring64Bitmap result = new Roaring64Bitmap();
-        if (containers.isEmpty()) {
+        if (size == 0) {
             return result;
         }
-        if (members < (long) MEMBERS_PER_CONTAINER_FOR_COPY * containers.size()) {
-            for (int i = 0; i < containers.size(); i++) {
-                long high = 0;
-                for (byte b : highs.get(i)) {
-                    high = high << 8 | (b & 0xFF);
-                }
-                for (CharIterator it = containers.get(i).getCharIterator(); it.hasNext(); ) {
-                    result.addLong(high << 16 | it.next());
+        if (members < (long) MEMBERS_PER_CONTAINER_FOR_COPY * size) {
+            for (int i = 0; i < size; i++) {
+                long base = highs[i] << 16;
+                if (parts[i] instanceof byte[] value) {
+                    ContainerCodec.forEach(value, low -> result.addLong(base | low));
+                } else {
+                    for (CharIterator it = ((Container) parts[i]).getCharIterator(); it.hasNext(); ) {
+                        result.addLong(base | it.next());
+                    }
                 }
             }
             return result;
         }
         HighLowContainer all = new HighLowContainer();
-        for (int i = 0; i < containers.size(); i++) {
-            all.put(highs.get(i), containers.get(i));
+        for (int i = 0; i < size; i++) {
+            Container c = parts[i] instanceof byte[] value ? ContainerCodec.decode(value) : (Container) parts[i];
+            all.put(highBytes(highs[i]), c);
         }
         try {
             ByteBuffer bytes = ByteBuffer.allocate(Math.toIntExact(all.serializedSizeInBytes()));
@@ -85,5 +107,14 @@ final class BitmapBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException("copying containers into a Roaring64Bitmap", e);
         }
+    }
+
+    /** The high part as {@code Roaring64Bitmap} keys it: 6 bytes, big-endian. */
+    static byte[] highBytes(long high48) {
+        byte[] bytes = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            bytes[i] = (byte) (high48 >>> (8 * (5 - i)));
+        }
+        return bytes;
     }
 }

@@ -8,6 +8,7 @@ import org.roaringbitmap.RunContainer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.IntConsumer;
 
 /**
  * The bytes of one stored container: the low 16 bits of the members that share a 48-bit
@@ -102,6 +103,20 @@ final class ContainerCodec {
                 return new RunContainer(runs, runs.length / 2);
             }
             default -> throw corrupt(value);
+        }
+    }
+
+    /** Calls {@code action} with each member (low 16 bits) of the container stored as {@code value}, in order. */
+    static void forEach(byte[] value, IntConsumer action) {
+        if (value.length > 0 && value[0] == ARRAY) {
+            payload(value); // validates
+            for (int b = 1; b < value.length; b += 2) {
+                action.accept((value[b] & 0xFF) | (value[b + 1] & 0xFF) << 8);
+            }
+            return;
+        }
+        for (CharIterator it = decode(value).getCharIterator(); it.hasNext(); ) {
+            action.accept(it.next());
         }
     }
 

@@ -188,7 +188,7 @@ public final class RoaringSet {
         return containers(tr).thenApply(kvs -> {
             BitmapBuilder builder = new BitmapBuilder();
             for (KeyValue kv : kvs) {
-                builder.put(highBytes(kv.getKey()), ContainerCodec.decode(kv.getValue()));
+                builder.putEncoded(high48(kv.getKey()), kv.getValue());
             }
             return builder.build();
         });
@@ -273,12 +273,6 @@ public final class RoaringSet {
             key[containerPrefix.length + i] = (byte) (high48 >>> (8 * (HIGH_BYTES - 1 - i)));
         }
         return key;
-    }
-
-    /** The 6 high-part bytes of a container key of this set (as {@code Roaring64Bitmap} keys its containers). */
-    byte[] highBytes(byte[] containerKey) {
-        checkContainerKey(containerKey);
-        return Arrays.copyOfRange(containerKey, containerPrefix.length, containerPrefix.length + HIGH_BYTES);
     }
 
     /** The high 48 bits named by a container key of this set. */

@@ -104,12 +104,12 @@ public final class SetAlgebra {
             merge(op, inputs, new Sink() {
                 @Override
                 public void combined(long high48, Container c) {
-                    builder.put(highBytes(high48), c);
+                    builder.put(high48, c);
                 }
 
                 @Override
                 public void passedThrough(long high48, byte[] value) {
-                    builder.put(highBytes(high48), ContainerCodec.decode(value));
+                    builder.putEncoded(high48, value);
                 }
             });
             return builder.build();
@@ -269,13 +269,5 @@ public final class SetAlgebra {
                 }
             }
         }
-    }
-
-    private static byte[] highBytes(long high48) {
-        byte[] bytes = new byte[6];
-        for (int i = 0; i < 6; i++) {
-            bytes[i] = (byte) (high48 >>> (8 * (5 - i)));
-        }
-        return bytes;
     }
 }

@@ -46,12 +46,14 @@ class BitmapBuilderTest {
             byHigh.merge(m >>> 16, new ArrayContainer().add((char) m), Container::or);
         }
         BitmapBuilder builder = new BitmapBuilder();
+        boolean encoded = false;
         for (Map.Entry<Long, Container> e : byHigh.entrySet()) {
-            byte[] high = new byte[6];
-            for (int i = 0; i < 6; i++) {
-                high[i] = (byte) (e.getKey() >>> (8 * (5 - i)));
+            if (encoded) { // alternate the two ways in, so both meet both paths
+                builder.putEncoded(e.getKey(), ContainerCodec.encode(e.getValue()));
+            } else {
+                builder.put(e.getKey(), e.getValue());
             }
-            builder.put(high, e.getValue());
+            encoded = !encoded;
         }
         Roaring64Bitmap built = builder.build();
         assertThat(built.getLongCardinality()).isEqualTo(expected.getLongCardinality());

@@ -64,13 +64,16 @@ class ContainerCodecTest {
     }
 
     @Property(tries = 200)
-    void decodeContainsAndCardinalityAgreeWithTheContainer(@ForAll("containers") Set<Integer> lows,
+    void decodeContainsCardinalityAndForEachAgreeWithTheContainer(@ForAll("containers") Set<Integer> lows,
                                                             @ForAll("lows") int probe) {
         Container c = of(lows.stream().mapToInt(Integer::intValue).toArray());
         byte[] bytes = ContainerCodec.encode(c);
         assertThat(ContainerCodec.decode(bytes)).isEqualTo(c);
         assertThat(ContainerCodec.cardinality(bytes)).isEqualTo(lows.size());
         assertThat(ContainerCodec.contains(bytes, (char) probe)).isEqualTo(lows.contains(probe));
+        java.util.List<Integer> visited = new java.util.ArrayList<>();
+        ContainerCodec.forEach(bytes, visited::add);
+        assertThat(visited).isEqualTo(lows.stream().sorted().toList());
         for (int low : lows) {
             assertThat(ContainerCodec.contains(bytes, (char) low)).isTrue();
         }
