@@ -48,8 +48,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code tr.snapshot()} avoids those conflicts at the price of acting on a possibly stale
  * result. {@link #store} always reads serializably: the target must be the operation's
  * result at the commit version, or a later reader could see the target disagree with the
- * inputs it was computed from. Each input adds one read conflict range (its container
- * range), not one per container.
+ * inputs it was computed from. Each input adds a read conflict range per batch of its range
+ * read (together they cover its container range), not one per container.
  *
  * <h2>Storing the result</h2>
  * {@link #store} clears the target (which may be one of the inputs: everything is read
