@@ -61,8 +61,8 @@ import java.util.concurrent.CompletableFuture;
  * {@code transaction_too_large} (2101, not retryable), the error the commit would otherwise
  * report; 9 MB of containers is about 1,100 bitmap containers (4.5 to 70 million members)
  * or roughly 400,000 single-member containers (a key of some 20 bytes and a 3-byte value). Larger results must be written over
- * several transactions, non-atomically: {@link #compute} the bitmap, {@link RoaringSet#clear}
- * the target, then {@link RoaringSet#addAll(Database, Roaring64Bitmap, int)}.
+ * several transactions, non-atomically: {@link #storeInSlices} computes the bitmap, clears
+ * the target, then adds the result a slice per transaction.
  *
  * <p>Operations are on 1 or more sets (the first set is the minuend of {@code andNot}; one
  * set gives a copy of it). Stateless and thread-safe.
@@ -179,6 +179,22 @@ public final class SetAlgebra {
     /** {@link #store(Transaction, SetOperation, RoaringSet, List)} in its own transaction, retried. */
     public static CompletableFuture<Long> store(Database db, SetOperation op, RoaringSet target, List<RoaringSet> sets) {
         return db.runAsync(tr -> store(tr, op, target, sets));
+    }
+
+    /**
+     * The path for results too large for one transaction: computes {@code op} over
+     * {@code sets} in one read-only transaction, then clears {@code target} and adds the
+     * result {@code membersPerTransaction} at a time, each slice in its own transaction.
+     * Not atomic: until it completes, readers of {@code target} see it empty or partly
+     * written, and a failure midway leaves it partly written (running it again repairs
+     * that, unless the inputs changed in between). Concurrent writers of {@code target}
+     * must be kept away by the caller. Completes with the result's cardinality.
+     */
+    public static CompletableFuture<Long> storeInSlices(Database db, SetOperation op, RoaringSet target,
+                                                        List<RoaringSet> sets, int membersPerTransaction) {
+        return compute(db, op, sets).thenCompose(result -> target.clear(db)
+                .thenCompose(ignore -> target.addAll(db, result, membersPerTransaction))
+                .thenApply(ignore -> result.getLongCardinality()));
     }
 
     /** Where {@link #merge} sends each non-empty high part of the result. */

@@ -77,6 +77,24 @@ class SetAlgebraTest {
         assertThat(SetAlgebra.store(db, SetOperation.OR, c, List.of(a, b)).join()).isEqualTo(100);
     }
 
+    @Test
+    void storeInSlicesWritesALargeResultOverSeveralTransactions() {
+        long[] members = new long[3000];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = (long) i << 16;
+        }
+        a.addAll(db, members, 1000).join();
+        b.addAll(db, new long[] {0, 5, 1L << 16}, 10).join();
+        c.add(db, 99).join();
+        assertThat(SetAlgebra.storeInSlices(db, SetOperation.OR, c, List.of(a, b), 500).join()).isEqualTo(3001);
+        Roaring64Bitmap expected = Roaring64Bitmap.bitmapOf(members);
+        expected.addLong(5);
+        assertThat(c.toBitmap(db).join()).isEqualTo(expected);
+        assertThat(c.cardinality(db).join()).isEqualTo(3001);
+        assertThat(SetAlgebra.storeInSlices(db, SetOperation.AND_NOT, a, List.of(a, b), 500).join()).isEqualTo(2998);
+        assertThat(a.cardinality(db).join()).isEqualTo(2998);
+    }
+
     /** A store that read an input which another transaction then changed must not commit a stale result. */
     @Test
     void storeConflictsWithAConcurrentChangeOfAnInput() {
