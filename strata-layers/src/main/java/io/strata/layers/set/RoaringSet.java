@@ -122,18 +122,18 @@ public final class RoaringSet {
 
     /**
      * Adds every member of {@code members} (any order, duplicates allowed), reading and
-     * writing each touched container once; completes with how many were absent.
+     * writing each touched container once; completes with how many distinct members were absent.
      */
     public CompletableFuture<Long> addAll(Transaction tr, long... members) {
         return changeSorted(tr, sortedUnsigned(members), true);
     }
 
-    /** Adds every member of {@code members}; completes with how many were absent. */
+    /** Adds every member of {@code members}; completes with how many of them were absent. */
     public CompletableFuture<Long> addAll(Transaction tr, Roaring64Bitmap members) {
         return changeSorted(tr, members.toArray(), true); // toArray is in unsigned order
     }
 
-    /** Removes every member of {@code members}, each touched container once; completes with how many were present. */
+    /** Removes every member of {@code members}, each touched container once; completes with how many distinct members were present. */
     public CompletableFuture<Long> removeAll(Transaction tr, long... members) {
         return changeSorted(tr, sortedUnsigned(members), false);
     }
