@@ -148,6 +148,11 @@ public final class StringInterner {
         return layout.maxStringBytes();
     }
 
+    /** Mappings held by the cache (for tests). */
+    int cacheSize() {
+        return cache == null ? 0 : cache.size();
+    }
+
     // ---------------------------------------------------------------- in a transaction
 
     /**
