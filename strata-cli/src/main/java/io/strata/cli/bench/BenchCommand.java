@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "Run a whole-scenario benchmark (JMH microbenchmarks: see strata-bench).",
         subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class,
-                BenchAllocatorsCommand.class})
+                BenchAllocatorsCommand.class, BenchInterningCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
