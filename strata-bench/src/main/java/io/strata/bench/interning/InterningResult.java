@@ -11,11 +11,16 @@ package io.strata.bench.interning;
  * @param retries       retried attempts of those batches (conflicts, or unfit versionstamps)
  * @param lookups       known strings found in batches started in the lookup phase's measured interval
  * @param lookupSeconds the measured interval of the lookup phase
- * @param errors        failed batches, and lookups that answered a wrong or no ID (either means
- *                      the figures are not to be trusted)
+ * @param errors        batches that failed or were abandoned in the measured intervals, plus
+ *                      lookups that answered a wrong or no ID
+ * @param abandoned     batches abandoned after too many retries in the whole cell (warm-up
+ *                      included): the allocator livelocks at this setting
+ * @param suspect       wrong lookup answers and failures other than abandonment in the whole
+ *                      cell: the figures are not to be trusted
  */
 public record InterningResult(String allocator, int batch, int concurrency, long newStrings, double internSeconds,
-                              long retries, long lookups, double lookupSeconds, long errors) {
+                              long retries, long lookups, double lookupSeconds, long errors, long abandoned,
+                              long suspect) {
 
     public double newStringsPerSecond() {
         return newStrings / internSeconds;

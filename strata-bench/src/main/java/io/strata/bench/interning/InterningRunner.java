@@ -26,7 +26,7 @@ import java.util.SplittableRandom;
  *       {@code commit}, and on an error {@code tr.onError(e)}; with versionstamp IDs an
  *       unfit stamp after the commit is one more retry in a new transaction.</li>
  *   <li><b>Lookup:</b> the same number of clients, each calling the Database-level
- *       {@code findAll} (one read-only transaction per batch) on {@code batch} strings drawn
+ *       {@code findAll} (one read-only, never-committed transaction per batch) on {@code batch} strings drawn
  *       at random from those interned in phase 1 (at most {@value #KNOWN_CAP} kept); every
  *       answer is checked against the ID the intern returned.</li>
  * </ol>
@@ -34,6 +34,19 @@ import java.util.SplittableRandom;
 final class InterningRunner {
     /** Known strings kept for the lookup phase: enough to defeat caches of lower levels, small enough for the heap. */
     static final int KNOWN_CAP = 200_000;
+    /**
+     * Retries after which a batch is abandoned (with onError's backoff, up to 1 s each, about 15 s): the HCA with large batches and many clients
+     * livelocks (every transaction examines hundreds of candidates of one window, so every
+     * pair of them conflicts), and a benchmark must end.
+     */
+    static final int MAX_RETRIES = 20;
+
+    /** A batch abandoned after {@link #MAX_RETRIES} retries: a throughput outcome, not a wrong answer. */
+    static final class GaveUpException extends RuntimeException {
+        GaveUpException(String message) {
+            super(message);
+        }
+    }
 
     private InterningRunner() {}
 
@@ -57,6 +70,12 @@ final class InterningRunner {
                 }
             }
             long errors = in.errors();
+            long abandoned = 0;
+            long suspect = 0;
+            for (Interning c : interning) {
+                abandoned += c.gaveUp;
+                suspect += c.failed;
+            }
             long lookups = 0;
             double lookupSeconds = 0;
             if (!known.isEmpty()) {
@@ -67,14 +86,16 @@ final class InterningRunner {
                 ClosedLoop.Result look = ClosedLoop.run(lookup, warmup, measure, "bench-lookup-client");
                 report(name, "lookup", look);
                 errors += look.errors();
+                suspect += look.errors();
                 for (Lookup l : lookup) {
                     errors += l.wrong;
+                    suspect += l.wrong;
                 }
                 lookups = look.operations() * batch;
                 lookupSeconds = look.seconds();
             }
             return new InterningResult(name + (cacheCapacity > 0 ? "+cache" : ""), batch, concurrency,
-                    in.operations() * batch, in.seconds(), in.retries(), lookups, lookupSeconds, errors);
+                    in.operations() * batch, in.seconds(), in.retries(), lookups, lookupSeconds, errors, abandoned, suspect);
         }
     }
 
@@ -93,6 +114,10 @@ final class InterningRunner {
         final byte[][] keptStrings;
         final long[] keptIds;
         int kept;
+        /** Batches abandoned after {@link #MAX_RETRIES} retries, in any phase. */
+        long gaveUp;
+        /** Batches that failed with an error that must not be retried, in any phase. */
+        long failed;
         long next;
 
         Interning(Database db, StringInterner interner, int batch, int client, int keep) {
@@ -123,12 +148,24 @@ final class InterningRunner {
                         return retries;
                     } catch (RuntimeException e) {
                         Throwable cause = ClosedLoop.unwrap(e);
-                        retries++;
+                        if (cause instanceof GaveUpException) {
+                            throw (GaveUpException) cause;
+                        }
+                        if (++retries > MAX_RETRIES) {
+                            gaveUp++;
+                            throw new GaveUpException("a batch of " + batch + " gave up after " + MAX_RETRIES
+                                    + " retries (last: " + cause + ")");
+                        }
                         if (cause instanceof UnfitVersionstampException) {
                             tr.close();
                             tr = db.createTransaction(); // committed: intern again to replace
                         } else {
-                            tr = tr.onError(cause).join(); // rethrows what must not be retried
+                            try {
+                                tr = tr.onError(cause).join(); // rethrows what must not be retried
+                            } catch (RuntimeException fatal) {
+                                failed++;
+                                throw fatal;
+                            }
                         }
                     }
                 }

@@ -45,6 +45,8 @@ public final class InterningScenario {
     public static final String NEW_STRINGS_SVG = "interning-new-strings.svg";
     public static final String LOOKUPS_SVG = "interning-lookups.svg";
     public static final String CONFLICTS_SVG = "interning-conflicts.svg";
+    /** Retries after which a batch is abandoned (see {@link InterningResult#abandoned()}). */
+    public static final int MAX_RETRIES = InterningRunner.MAX_RETRIES;
 
     private final InternerRegistry registry;
     private final List<String> allocators;

@@ -88,13 +88,15 @@ public final class BenchInterningCommand implements Callable<Integer> {
         o.println("wrote " + out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
                 + InterningScenario.LOOKUPS_SVG + ", " + InterningScenario.CONFLICTS_SVG);
         o.flush();
-        return results.stream().anyMatch(r -> r.errors() > 0) ? 1 : 0;
+        return results.stream().anyMatch(r -> r.suspect() > 0) ? 1 : 0;
     }
 
     private static void row(PrintWriter o, InterningResult r) {
         o.printf(Locale.ROOT, "%-20s %6d %11d %,16.0f %,14.0f %12.4f%s%n", r.allocator(), r.batch(), r.concurrency(),
                 r.newStringsPerSecond(), r.lookupsPerSecond(), r.conflictsPerString(),
-                r.errors() > 0 ? String.format("  (%,d errors)", r.errors()) : "");
+                (r.abandoned() > 0 ? String.format(Locale.ROOT, "  (%,d batches abandoned after %d retries)", r.abandoned(),
+                        InterningScenario.MAX_RETRIES) : "")
+                        + (r.suspect() > 0 ? String.format(Locale.ROOT, "  (%,d failures or wrong answers)", r.suspect()) : ""));
         o.flush();
     }
 

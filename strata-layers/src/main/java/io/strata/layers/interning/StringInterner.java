@@ -21,6 +21,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * Interns strings (byte strings, or Java strings as UTF-8) into uint64 IDs: the same string
@@ -262,20 +264,20 @@ public final class StringInterner {
         byte[][] batch = validate(strings);
         // Snapshot reads: this transaction writes nothing, so read conflict ranges could never
         // matter, and recording them is a third of a lookup's cost.
-        return db.readAsync(tr -> findAll(tr.snapshot(), batch, true));
+        return readOnly(db, tr -> findAll(tr.snapshot(), batch, true));
     }
 
     public CompletableFuture<OptionalLong> find(Database db, String string) {
         return findAll(db, List.of(utf8(string))).thenApply(r -> r.get(0));
     }
 
-    /** {@link #lookup(ReadTransaction, long)} in a read-only transaction; what it finds is cached. */
+    /** {@link #lookup(ReadTransaction, long)} in a read-only transaction (snapshot read); what it finds is cached. */
     public CompletableFuture<Optional<byte[]>> lookup(Database db, long id) {
         byte[] cached = cache == null ? null : cache.string(id);
         if (cached != null) {
             return CompletableFuture.completedFuture(Optional.of(cached));
         }
-        return db.readAsync(tr -> lookup(tr.snapshot(), id, true));
+        return readOnly(db, tr -> lookup(tr.snapshot(), id, true));
     }
 
     public CompletableFuture<Optional<String>> lookupString(Database db, long id) {
@@ -283,6 +285,45 @@ public final class StringInterner {
     }
 
     // ---------------------------------------------------------------- implementation
+
+    /**
+     * Runs {@code body} in a transaction that is never committed, retrying with
+     * {@code onError}: a transaction that wrote nothing has nothing to commit (FoundationDB
+     * commits it as a no-op), its reads are already a consistent snapshot at its read
+     * version, and skipping the commit skips a hand-off to the executor per call, which is
+     * most of the cost of a one-string lookup.
+     */
+    private static <T> CompletableFuture<T> readOnly(Database db, Function<Transaction, CompletableFuture<T>> body) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        readAttempt(db.createTransaction(), body, result);
+        return result;
+    }
+
+    private static <T> void readAttempt(Transaction tr, Function<Transaction, CompletableFuture<T>> body,
+                                        CompletableFuture<T> result) {
+        CompletableFuture<T> attempt;
+        try {
+            attempt = body.apply(tr);
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        attempt.whenComplete((value, error) -> {
+            if (error == null) {
+                tr.close();
+                result.complete(value);
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            tr.onError(cause).whenComplete((next, fatal) -> {
+                if (fatal != null) {
+                    tr.close();
+                    result.completeExceptionally(fatal);
+                } else {
+                    readAttempt(next, body, result);
+                }
+            });
+        });
+    }
 
     private CompletableFuture<long[]> internAttempt(Database db, byte[][] batch, int attempt) {
         return db.runAsync(tr -> stage(tr, batch)).thenCompose(Staged::ids).handle((ids, error) -> {
@@ -294,7 +335,7 @@ public final class StringInterner {
                 }
                 return CompletableFuture.completedFuture(ids);
             }
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (cause instanceof UnfitVersionstampException && attempt < UNFIT_ATTEMPTS) {
                 return internAttempt(db, batch, attempt + 1);

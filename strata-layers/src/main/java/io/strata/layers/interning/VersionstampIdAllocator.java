@@ -39,6 +39,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       cost a retry each.</li>
  * </ul>
  *
+ * <p>Within the transaction that wrote a versionstamped mapping, the mapping cannot be read
+ * back: FoundationDB (and the engine) fail such a read with {@code accessed_unreadable}
+ * (1036). So intern a string at most once per transaction with versionstamp IDs (duplicates
+ * within one batch are merged and are fine).
+ *
  * <p>Index uniqueness within a transaction: several {@code intern} calls may run in one
  * transaction, so the indexes are drawn from a per-transaction counter kept here (weakly,
  * by transaction identity). A reused transaction object (after {@code onError}) continues
