@@ -36,9 +36,9 @@ public final class InternerRegistry {
         r.factories.put("sharded-32/32", (root, cache) -> StringInterner.sharded(root, 32, 32, cache));
         r.factories.put("sharded-16/48", (root, cache) -> StringInterner.sharded(root, 16, 48, cache));
         r.factories.put("counter", (root, cache) ->
-                new StringInterner(root, new SingleCounterAllocator(StringInterner.countersOf(root)), cache));
+                new StringInterner(root, SingleCounterAllocator::new, cache));
         r.factories.put("hca", (root, cache) ->
-                new StringInterner(root, new HcaIdAllocator(StringInterner.countersOf(root)), cache));
+                new StringInterner(root, HcaIdAllocator::new, cache));
         r.factories.put("versionstamp", (root, cache) ->
                 StringInterner.withVersionstamps(root, new VersionstampIdAllocator(), cache));
         return r;

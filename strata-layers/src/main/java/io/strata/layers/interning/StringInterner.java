@@ -101,17 +101,19 @@ public final class StringInterner {
     private final InternerCache cache;
 
     /** An interner without a cache. */
-    public StringInterner(Subspace subspace, IdAllocator allocator) {
-        this(subspace, allocator, 0);
+    public StringInterner(Subspace subspace, Function<Subspace, ? extends IdAllocator> allocatorOn) {
+        this(subspace, allocatorOn, 0);
     }
 
     /**
-     * An interner on {@code subspace}, IDs from {@code allocator} (built on
-     * {@link #countersOf countersOf(subspace)}), caching up to {@code cacheCapacity}
-     * mappings (0: no cache; otherwise at least 16).
+     * An interner on {@code subspace}, IDs from the allocator that {@code allocatorOn} builds
+     * on the subspace it is given ({@link #countersOf countersOf(subspace)}: the interner, not
+     * the caller, places the counters, so that no counter key can ever be a mapping key), for
+     * example {@code SingleCounterAllocator::new} or {@code HcaIdAllocator::new}; caching up to
+     * {@code cacheCapacity} mappings (0: no cache; otherwise at least 16).
      */
-    public StringInterner(Subspace subspace, IdAllocator allocator, int cacheCapacity) {
-        this(subspace, Objects.requireNonNull(allocator), null, cacheCapacity);
+    public StringInterner(Subspace subspace, Function<Subspace, ? extends IdAllocator> allocatorOn, int cacheCapacity) {
+        this(subspace, Objects.requireNonNull(allocatorOn.apply(countersOf(subspace))), null, cacheCapacity);
     }
 
     /** An interner whose IDs are versionstamps packed by {@code stamps}. */
@@ -121,7 +123,7 @@ public final class StringInterner {
 
     /** An interner with the seed's random sharded sequences. */
     public static StringInterner sharded(Subspace subspace, int sequenceBits, int counterBits, int cacheCapacity) {
-        return new StringInterner(subspace, new ShardedSequenceAllocator(countersOf(subspace), sequenceBits, counterBits),
+        return new StringInterner(subspace, counters -> new ShardedSequenceAllocator(counters, sequenceBits, counterBits),
                 cacheCapacity);
     }
 
@@ -135,7 +137,7 @@ public final class StringInterner {
         this.cache = cacheCapacity == 0 ? null : new InternerCache(cacheCapacity);
     }
 
-    /** Where an allocator for an interner on {@code subspace} keeps its state: {@code subspace[2]}. */
+    /** Where the allocator of an interner on {@code subspace} keeps its state: {@code subspace[2]}. */
     public static Subspace countersOf(Subspace subspace) {
         return subspace.get(2);
     }

@@ -22,7 +22,7 @@ class InternerCacheTest {
     private static final Subspace S = new Subspace(Tuple.from("cache"));
 
     private static StringInterner counterInterner(int cache) {
-        return new StringInterner(S, new SingleCounterAllocator(StringInterner.countersOf(S)), cache);
+        return new StringInterner(S, SingleCounterAllocator::new, cache);
     }
 
     /**

@@ -58,7 +58,7 @@ class InternerConflictTest {
     @Test
     void theSingleCounterMakesEveryPairConflict() {
         try (Database db = Strata.inMemory()) {
-            StringInterner in = new StringInterner(S, new SingleCounterAllocator(StringInterner.countersOf(S)));
+            StringInterner in = new StringInterner(S, SingleCounterAllocator::new);
             try (Transaction t1 = db.createTransaction(); Transaction t2 = db.createTransaction()) {
                 assertThat(in.intern(t1, "a").join()).isEqualTo(1);
                 assertThat(in.intern(t2, "b").join()).isEqualTo(1);

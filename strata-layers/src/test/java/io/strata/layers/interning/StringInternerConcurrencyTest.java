@@ -40,13 +40,12 @@ class StringInternerConcurrencyTest {
     private static final int POOL = 400;
 
     private static StringInterner interner(String kind, int cache) {
-        Subspace counters = StringInterner.countersOf(S);
         return switch (kind) {
             case "sharded-32/32" -> StringInterner.sharded(S, 32, 32, cache);
             // Four sequences of 255 IDs: same-sequence conflicts and exhaustion are routine.
             case "sharded-2/8" -> StringInterner.sharded(S, 2, 8, cache);
-            case "counter" -> new StringInterner(S, new SingleCounterAllocator(counters), cache);
-            case "hca" -> new StringInterner(S, new HcaIdAllocator(counters), cache);
+            case "counter" -> new StringInterner(S, SingleCounterAllocator::new, cache);
+            case "hca" -> new StringInterner(S, HcaIdAllocator::new, cache);
             case "versionstamp" -> StringInterner.withVersionstamps(S, new VersionstampIdAllocator(), cache);
             default -> throw new IllegalArgumentException(kind);
         };

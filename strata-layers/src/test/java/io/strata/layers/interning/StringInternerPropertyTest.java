@@ -91,14 +91,13 @@ class StringInternerPropertyTest {
     }
 
     private static StringInterner interner(String allocator) {
-        Subspace counters = StringInterner.countersOf(S);
         return switch (allocator) {
             case "sharded-32/32" -> StringInterner.sharded(S, 32, 32, 0);
             case "sharded-2/6" -> StringInterner.sharded(S, 2, 6, 0); // 252 IDs for at most 85 strings: exhaustion moves on
-            case "counter" -> new StringInterner(S, new SingleCounterAllocator(counters));
-            case "hca" -> new StringInterner(S, new HcaIdAllocator(counters));
+            case "counter" -> new StringInterner(S, SingleCounterAllocator::new);
+            case "hca" -> new StringInterner(S, HcaIdAllocator::new);
             case "versionstamp" -> StringInterner.withVersionstamps(S, new VersionstampIdAllocator(), 0);
-            case "cached-counter" -> new StringInterner(S, new SingleCounterAllocator(counters), 16);
+            case "cached-counter" -> new StringInterner(S, SingleCounterAllocator::new, 16);
             default -> throw new IllegalArgumentException(allocator);
         };
     }

@@ -98,7 +98,7 @@ class StringInternerTest {
 
     @Test
     void keyLayoutKeepsCountersApartFromMappings() {
-        StringInterner in = new StringInterner(S, new SingleCounterAllocator(StringInterner.countersOf(S)));
+        StringInterner in = new StringInterner(S, SingleCounterAllocator::new);
         long id = in.intern(db, "x").join();
         assertThat(id).isEqualTo(1);
         List<KeyValue> kvs = stored();
@@ -147,7 +147,7 @@ class StringInternerTest {
 
     @Test
     void concurrentCallsInOneTransactionNeverShareAnId() {
-        StringInterner in = new StringInterner(S, new SingleCounterAllocator(StringInterner.countersOf(S)));
+        StringInterner in = new StringInterner(S, SingleCounterAllocator::new);
         long[] ids = db.run(tr -> {
             List<java.util.concurrent.CompletableFuture<long[]>> calls = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -172,7 +172,7 @@ class StringInternerTest {
 
     @Test
     void hcaAndVersionstampIdsRoundTrip() {
-        StringInterner hca = new StringInterner(S.get("h"), new HcaIdAllocator(StringInterner.countersOf(S.get("h"))));
+        StringInterner hca = new StringInterner(S.get("h"), HcaIdAllocator::new);
         StringInterner vs = StringInterner.withVersionstamps(S.get("v"), new VersionstampIdAllocator(), 0);
         for (StringInterner in : List.of(hca, vs)) {
             long[] ids = in.internAllStrings(db, List.of("p", "q", "p")).join();
