@@ -44,6 +44,12 @@ public final class InternerRegistry {
         return r;
     }
 
+    /** The largest batch {@code name} can intern in one transaction. */
+    public int maxBatch(String name) {
+        get(name);
+        return name.equals("versionstamp") ? new VersionstampIdAllocator().maxPerTransaction() : Integer.MAX_VALUE;
+    }
+
     public List<String> names() {
         return List.copyOf(factories.keySet());
     }

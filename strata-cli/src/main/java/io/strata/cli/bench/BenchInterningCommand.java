@@ -121,5 +121,12 @@ public final class BenchInterningCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown allocator: " + a + " " + registry.names());
             }
         }
+        for (String a : allocators) {
+            int limit = registry.maxBatch(a);
+            if (batch.stream().anyMatch(b -> b > limit)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--batch above " + limit
+                        + " is not possible with " + a + " (" + limit + " new strings per transaction)");
+            }
+        }
     }
 }
