@@ -110,8 +110,8 @@ public final class BenchInterningCommand implements Callable<Integer> {
         if (batch.isEmpty() || batch.stream().anyMatch(b -> b < 1 || b > 100_000)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be between 1 and 100000");
         }
-        if (cache != 0 && cache < 16) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--cache must be 0 or at least 16");
+        if (cache < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cache must be 0 (none) or positive");
         }
         if (allocators.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no allocators to run");

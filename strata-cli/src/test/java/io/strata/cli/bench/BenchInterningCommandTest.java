@@ -47,7 +47,7 @@ class BenchInterningCommandTest {
         String out = dir.toString();
         assertThat(cl.execute("bench", "interning", "--batch", "0", "--out", out)).isEqualTo(2);
         assertThat(cl.execute("bench", "interning", "--allocators", "bogus", "--out", out)).isEqualTo(2);
-        assertThat(cl.execute("bench", "interning", "--cache", "3", "--out", out)).isEqualTo(2);
+        assertThat(cl.execute("bench", "interning", "--cache", "-3", "--out", out)).isEqualTo(2);
         assertThat(cl.execute("bench", "interning", "--batch", "5000", "--out", out)).isEqualTo(2);
         assertThat(err.toString()).contains("--batch").contains("unknown allocator: bogus").contains("--cache")
                 .contains("not possible with versionstamp");

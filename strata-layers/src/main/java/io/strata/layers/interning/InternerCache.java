@@ -1,8 +1,9 @@
 package io.strata.layers.interning;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bounded in-process cache of committed mappings, string to ID and ID to string, for one
@@ -15,54 +16,47 @@ import java.util.Map;
  * those returned by a {@code Database}-level intern after its commit succeeded. Mappings
  * seen inside a caller's transaction are never put here: that transaction may yet fail, and
  * what it read may be its own uncommitted write. Clearing the interner's subspace by hand
- * breaks the premise; a new interner (a new cache) is then needed.
+ * breaks the premise; a new interner (a new cache) is then needed. Because every entry is
+ * true forever, races between puts and evictions can only drop true entries or keep them a
+ * little longer, never make one false.
  *
  * <h2>Eviction</h2>
- * {@value #SEGMENTS} segments by hash, each a {@link LinkedHashMap} in access order holding
- * at most {@code capacity / SEGMENTS} entries per direction and dropping its least recently
- * used one: LRU per segment, approximately LRU overall.
+ * First in, first out: a put of a new string appends it to a queue, and while more than
+ * {@code capacity} strings are held the oldest is removed from both maps. A hot string that
+ * was evicted costs one database read and comes back. FIFO rather than LRU so that a hit is
+ * a plain lock-free {@link ConcurrentHashMap#get} that changes nothing: on the engine a
+ * database read costs well under a microsecond, and an LRU's bookkeeping on every hit would
+ * cost as much as the read it saves.
  *
  * <h2>Concurrency</h2>
- * Each segment is guarded by its own monitor; operations touch one segment per direction.
+ * Lock-free. The bound is approximate by the number of threads putting at the same moment.
  * Stored arrays are copies and are never handed out, so callers cannot alter them.
  */
 final class InternerCache {
-    /** Enough segments that two cores rarely meet on one monitor; few enough to stay small. */
-    static final int SEGMENTS = 16;
+    private final int capacity;
+    private final ConcurrentHashMap<Key, Long> forward;
+    private final ConcurrentHashMap<Long, byte[]> reverse;
+    private final ConcurrentLinkedQueue<Key> order = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
 
-    private final Segment<Key, Long>[] forward;
-    private final Segment<Long, byte[]>[] reverse;
-
-    @SuppressWarnings("unchecked")
     InternerCache(int capacity) {
-        if (capacity < SEGMENTS) {
-            throw new IllegalArgumentException("cache capacity must be at least " + SEGMENTS + ": " + capacity);
+        if (capacity < 1) {
+            throw new IllegalArgumentException("cache capacity must be positive: " + capacity);
         }
-        int perSegment = capacity / SEGMENTS;
-        forward = new Segment[SEGMENTS];
-        reverse = new Segment[SEGMENTS];
-        for (int i = 0; i < SEGMENTS; i++) {
-            forward[i] = new Segment<>(perSegment);
-            reverse[i] = new Segment<>(perSegment);
-        }
+        this.capacity = capacity;
+        int initial = Math.min(capacity, 1 << 16); // grow with use, not all at once for a large bound
+        this.forward = new ConcurrentHashMap<>(initial);
+        this.reverse = new ConcurrentHashMap<>(initial);
     }
 
     /** The cached ID of {@code string}, or null. */
     Long id(byte[] string) {
-        Key k = new Key(string);
-        Segment<Key, Long> s = forward[k.hash & (SEGMENTS - 1)];
-        synchronized (s) {
-            return s.get(k);
-        }
+        return forward.get(new Key(string));
     }
 
     /** A copy of the cached string of {@code id}, or null. */
     byte[] string(long id) {
-        Segment<Long, byte[]> s = reverse[spread(id)];
-        byte[] v;
-        synchronized (s) {
-            v = s.get(id);
-        }
+        byte[] v = reverse.get(id);
         return v == null ? null : v.clone();
     }
 
@@ -70,44 +64,31 @@ final class InternerCache {
     void put(byte[] string, long id) {
         byte[] copy = string.clone();
         Key k = new Key(copy);
-        Segment<Key, Long> f = forward[k.hash & (SEGMENTS - 1)];
-        synchronized (f) {
-            f.put(k, id);
+        if (forward.putIfAbsent(k, id) != null) {
+            return; // already held (and equal: mappings never change)
         }
-        Segment<Long, byte[]> r = reverse[spread(id)];
-        synchronized (r) {
-            r.put(id, copy);
+        reverse.put(id, copy);
+        order.add(k);
+        if (size.incrementAndGet() > capacity) {
+            evictOne();
         }
     }
 
-    /** Entries held per direction (for tests). */
+    private void evictOne() {
+        Key oldest = order.poll();
+        if (oldest == null) {
+            return;
+        }
+        Long id = forward.remove(oldest);
+        if (id != null) {
+            reverse.remove(id);
+        }
+        size.decrementAndGet();
+    }
+
+    /** Strings held (for tests). */
     int size() {
-        int n = 0;
-        for (Segment<Key, Long> s : forward) {
-            synchronized (s) {
-                n += s.size();
-            }
-        }
-        return n;
-    }
-
-    private static int spread(long id) {
-        long h = id * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 60) & (SEGMENTS - 1);
-    }
-
-    private static final class Segment<K, V> extends LinkedHashMap<K, V> {
-        private final int limit;
-
-        Segment(int limit) {
-            super(16, 0.75f, true);
-            this.limit = limit;
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
-            return size() > limit;
-        }
+        return size.get();
     }
 
     /** A byte string as a map key: content equality, hash computed once. */

@@ -110,7 +110,7 @@ public final class StringInterner {
      * on the subspace it is given ({@link #countersOf countersOf(subspace)}: the interner, not
      * the caller, places the counters, so that no counter key can ever be a mapping key), for
      * example {@code SingleCounterAllocator::new} or {@code HcaIdAllocator::new}; caching up to
-     * {@code cacheCapacity} mappings (0: no cache; otherwise at least 16).
+     * {@code cacheCapacity} mappings (0: no cache).
      */
     public StringInterner(Subspace subspace, Function<Subspace, ? extends IdAllocator> allocatorOn, int cacheCapacity) {
         this(subspace, Objects.requireNonNull(allocatorOn.apply(countersOf(subspace))), null, cacheCapacity);

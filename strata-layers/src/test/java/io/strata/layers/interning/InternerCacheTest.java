@@ -113,9 +113,43 @@ class InternerCacheTest {
     }
 
     @Test
-    void capacityBelowTheSegmentCountIsRejected() {
-        assertThatThrownBy(() -> counterInterner(3)).isInstanceOf(IllegalArgumentException.class);
+    void negativeCapacityIsRejected() {
         assertThatThrownBy(() -> counterInterner(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Evictions racing with puts of the same strings from many threads: every hit is still true. */
+    @Test
+    void concurrentPutsAndEvictionsOnlyEverHoldTrueMappings() throws Exception {
+        InternerCache cache = new InternerCache(8);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            threads.add(new Thread(() -> {
+                try {
+                    for (int i = 0; i < 20_000; i++) {
+                        int n = i % 50;
+                        byte[] s = ("s" + n).getBytes(StandardCharsets.UTF_8);
+                        cache.put(s, n);
+                        Long id = cache.id(s);
+                        if (id != null && id != n) {
+                            throw new AssertionError("s" + n + " -> " + id);
+                        }
+                        byte[] back = cache.string(n);
+                        if (back != null && !new String(back, StandardCharsets.UTF_8).equals("s" + n)) {
+                            throw new AssertionError(n + " -> " + new String(back, StandardCharsets.UTF_8));
+                        }
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(errors).isEmpty();
+        assertThat(cache.size()).isLessThanOrEqualTo(8 + 4);
     }
 
 }
