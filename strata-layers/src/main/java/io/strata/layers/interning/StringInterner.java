@@ -546,6 +546,15 @@ public final class StringInterner {
         return batch;
     }
 
+    private static boolean hasSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isSurrogate(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static List<byte[]> utf8(Collection<String> strings) {
         List<byte[]> out = new ArrayList<>(strings.size());
         for (String s : strings) {
@@ -557,6 +566,9 @@ public final class StringInterner {
     /** Strict UTF-8: an unpaired surrogate is an error, not a '?' that another string could share. */
     static byte[] utf8(String s) {
         Objects.requireNonNull(s, "null string");
+        if (!hasSurrogate(s)) {
+            return s.getBytes(StandardCharsets.UTF_8); // nothing to replace: the fast intrinsic
+        }
         CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         try {

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Sequences of batch interns, finds and lookups against a {@code HashMap} model, for each
@@ -83,6 +84,41 @@ class StringInternerPropertyTest {
                     allocator.equals("versionstamp") ? new VersionstampIdAllocator() : null, model);
             assertThat(stored).isEqualTo(model);
         }
+    }
+
+    /**
+     * Any Java strings, surrogates included: each either round-trips (valid Unicode) or is
+     * rejected with IllegalArgumentException (an unpaired surrogate), and a rejected batch
+     * writes nothing.
+     */
+    @Property(tries = 40)
+    void javaStringsRoundTripOrAreRejected(@ForAll List<String> strings) {
+        try (Database db = Strata.inMemory()) {
+            StringInterner in = StringInterner.sharded(S, 32, 32, 0);
+            boolean valid = strings.stream().allMatch(StringInternerPropertyTest::validUnicode);
+            if (!valid) {
+                assertThatThrownBy(() -> in.internAllStrings(db, strings)).isInstanceOf(IllegalArgumentException.class);
+                assertThat(db.readAsync(tr -> tr.getRange(S.range()).asList()).join()).isEmpty();
+                return;
+            }
+            long[] ids = in.internAllStrings(db, strings).join();
+            for (int i = 0; i < ids.length; i++) {
+                assertThat(in.lookupString(db, ids[i]).join()).contains(strings.get(i));
+                assertThat(in.find(db, strings.get(i)).join()).isEqualTo(OptionalLong.of(ids[i]));
+            }
+        }
+    }
+
+    private static boolean validUnicode(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Provide
