@@ -6,6 +6,7 @@ import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.Strata;
 import io.strata.bench.run.ClosedLoop;
+import io.strata.engine.fault.LatencyModel;
 import io.strata.layers.interning.StringInterner;
 import io.strata.layers.interning.UnfitVersionstampException;
 
@@ -17,7 +18,8 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 /**
- * Runs one cell on a fresh in-memory engine, in two timed phases of {@link ClosedLoop}:
+ * Runs one cell on a fresh in-memory engine (with added latency if asked), in two timed
+ * phases of {@link ClosedLoop}:
  * <ol>
  *   <li><b>Intern:</b> {@code concurrency} clients, each interning batches of {@code batch}
  *       strings it never sent before (URI-like, about 50 bytes:
@@ -50,9 +52,14 @@ final class InterningRunner {
 
     private InterningRunner() {}
 
+    /**
+     * @param latency     added latency of the engine ({@code LatencyModel.none()} for full speed)
+     * @param latencyName its name: {@code none} adds nothing to the allocator column, others
+     *                    add {@code @name}
+     */
     static InterningResult run(String name, InternerRegistry.Factory factory, int cacheCapacity, int batch,
-                               int concurrency, Duration warmup, Duration measure) {
-        try (Database db = Strata.inMemory()) {
+                               int concurrency, LatencyModel latency, String latencyName, Duration warmup, Duration measure) {
+        try (Database db = Strata.builder().latency(latency).inMemory()) {
             StringInterner interner = factory.create(new Subspace(Tuple.from("intern")), cacheCapacity);
             int keepPerClient = Math.max(1, KNOWN_CAP / concurrency);
             List<Interning> interning = new ArrayList<>();
@@ -94,7 +101,8 @@ final class InterningRunner {
                 lookups = look.operations() * batch;
                 lookupSeconds = look.seconds();
             }
-            return new InterningResult(name + (cacheCapacity > 0 ? "+cache" : ""), batch, concurrency,
+            String column = name + (cacheCapacity > 0 ? "+cache" : "") + (latencyName.equals("none") ? "" : "@" + latencyName);
+            return new InterningResult(column, batch, concurrency,
                     in.operations() * batch, in.seconds(), in.retries(), lookups, lookupSeconds, errors, abandoned, suspect);
         }
     }

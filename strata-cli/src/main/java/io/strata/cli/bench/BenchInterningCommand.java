@@ -61,6 +61,11 @@ public final class BenchInterningCommand implements Callable<Integer> {
             description = "In-process cache of the interner, in mappings; 0 = none (default: ${DEFAULT-VALUE}).")
     int cache;
 
+    @Option(names = "--latency", paramLabel = "L[,L...]", hideParamSyntax = true, split = ",", defaultValue = "none",
+            description = "Engine latency settings: none, cluster (1 ms read version, 1 ms per read, 4 ms commit;"
+                    + " rows get @cluster) (default: ${DEFAULT-VALUE}).")
+    List<String> latency;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
             description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -76,12 +81,13 @@ public final class BenchInterningCommand implements Callable<Integer> {
         o.printf("strata bench interning: %s; batch %s; concurrency %s; %s s warm-up + %s s measured per phase; cache %d;"
                         + " %d cores, Java %s%n", String.join(",", allocators), batch, concurrency, warmup, seconds, cache,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-        o.println("each cell on a fresh in-memory engine; lookups = findAll of known strings on the database.");
+        o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency)
+                + "); lookups = findAll of known strings on the database.");
         o.println();
-        o.printf("%-20s %6s %11s %16s %14s %12s%n", "allocator", "batch", "concurrency", "new strings/s", "lookups/s",
+        o.printf("%-28s %6s %11s %16s %14s %12s%n", "allocator", "batch", "concurrency", "new strings/s", "lookups/s",
                 "conflicts/str");
         o.flush();
-        InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache,
+        InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache, latency,
                 Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)));
         List<InterningResult> results = scenario.run(out, r -> row(o, r));
         o.println();
@@ -92,7 +98,7 @@ public final class BenchInterningCommand implements Callable<Integer> {
     }
 
     private static void row(PrintWriter o, InterningResult r) {
-        o.printf(Locale.ROOT, "%-20s %6d %11d %,16.0f %,14.0f %12.4f%s%n", r.allocator(), r.batch(), r.concurrency(),
+        o.printf(Locale.ROOT, "%-28s %6d %11d %,16.0f %,14.0f %12.4f%s%n", r.allocator(), r.batch(), r.concurrency(),
                 r.newStringsPerSecond(), r.lookupsPerSecond(), r.conflictsPerString(),
                 (r.abandoned() > 0 ? String.format(Locale.ROOT, "  (%,d batches abandoned after %d retries)", r.abandoned(),
                         InterningScenario.MAX_RETRIES) : "")
@@ -109,6 +115,11 @@ public final class BenchInterningCommand implements Callable<Integer> {
         }
         if (batch.isEmpty() || batch.stream().anyMatch(b -> b < 1 || b > 100_000)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be between 1 and 100000");
+        }
+        for (String l : latency) {
+            if (!l.equals("none") && !l.equals("cluster")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown latency: " + l + " [none, cluster]");
+            }
         }
         if (cache < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--cache must be 0 (none) or positive");

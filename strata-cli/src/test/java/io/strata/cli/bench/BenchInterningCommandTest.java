@@ -36,6 +36,7 @@ class BenchInterningCommandTest {
         assertThat(c.seconds).isEqualTo(1.5);
         assertThat(c.warmup).isEqualTo(0.5);
         assertThat(c.cache).isZero();
+        assertThat(c.latency).containsExactly("none");
         assertThat(c.out).isEqualTo(Path.of("bench-results"));
     }
 
@@ -49,8 +50,9 @@ class BenchInterningCommandTest {
         assertThat(cl.execute("bench", "interning", "--allocators", "bogus", "--out", out)).isEqualTo(2);
         assertThat(cl.execute("bench", "interning", "--cache", "-3", "--out", out)).isEqualTo(2);
         assertThat(cl.execute("bench", "interning", "--batch", "5000", "--out", out)).isEqualTo(2);
+        assertThat(cl.execute("bench", "interning", "--latency", "wan", "--out", out)).isEqualTo(2);
         assertThat(err.toString()).contains("--batch").contains("unknown allocator: bogus").contains("--cache")
-                .contains("not possible with versionstamp");
+                .contains("not possible with versionstamp").contains("unknown latency: wan");
     }
 
     @Test
@@ -85,12 +87,14 @@ class BenchInterningCommandTest {
     }
 
     @Test
-    void cacheSuffixesTheAllocator(@TempDir Path dir) throws Exception {
+    void cacheAndLatencySuffixTheAllocator(@TempDir Path dir) throws Exception {
         CommandLine cl = StrataCli.commandLine();
         cl.setOut(new PrintWriter(new StringWriter()));
         int code = cl.execute("bench", "interning", "--allocators", "counter", "--batch", "5", "--concurrency", "1",
-                "--seconds", "0.2", "--warmup", "0", "--cache", "1000", "--out", dir.toString());
+                "--seconds", "0.2", "--warmup", "0", "--cache", "1000", "--latency", "none,cluster", "--out", dir.toString());
         assertThat(code).isZero();
-        assertThat(Files.readAllLines(dir.resolve("interning.csv")).get(1)).startsWith("counter+cache,5,1,");
+        List<String> lines = Files.readAllLines(dir.resolve("interning.csv"));
+        assertThat(lines.get(1)).startsWith("counter+cache,5,1,");
+        assertThat(lines.get(2)).startsWith("counter+cache@cluster,5,1,");
     }
 }
