@@ -32,7 +32,7 @@ import java.util.function.Function;
  * ({@link VersionstampIdAllocator}). IDs are Java {@code long}s holding unsigned values.
  *
  * <h2>Key layout</h2>
- * Under the subspace {@code S} ({@link InternerLayout}):
+ * Under the subspace {@code S} ({@code InternerLayout}):
  * <pre>
  * S.pack((0)) ++ string bytes  -&gt; ID (8 bytes big-endian), or a 12-byte stamp (versionstamp IDs)
  * S.pack((1)) ++ ID (8 bytes)  -&gt; string bytes
@@ -83,7 +83,7 @@ import java.util.function.Function;
  * </ul>
  *
  * <h2>Cache</h2>
- * With a capacity above zero, a bounded {@link InternerCache} answers for hot strings and
+ * With a capacity above zero, a bounded {@code InternerCache} answers for hot strings and
  * IDs without reading. It is filled only with committed mappings (see its Javadoc), which
  * are immutable, so it can never serve a wrong mapping; a cache hit inside a transaction
  * skips the forward read, which is safe for the same reason. One interner instance must be
