@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         description = "Run a whole-scenario benchmark (JMH microbenchmarks: see strata-bench).",
         subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class,
-                BenchAllocatorsCommand.class, BenchMutexCommand.class, BenchSetsCommand.class})
+                BenchAllocatorsCommand.class, BenchInterningCommand.class, BenchSetsCommand.class,
+                BenchMutexCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,143 @@
+package io.strata.cli.bench;
+
+import io.strata.bench.interning.InternerRegistry;
+import io.strata.bench.interning.InterningResult;
+import io.strata.bench.interning.InterningScenario;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code strata bench interning}: the string interner with each ID allocator — new strings
+ * interned per second, lookups per second, conflicts per string — at each batch size and
+ * client count, every cell on a fresh in-memory engine. Prints a row per cell and writes
+ * {@code DIR/interning.csv} and three SVG charts ({@link InterningScenario}).
+ */
+@Command(name = "interning",
+        mixinStandardHelpOptions = true,
+        description = {
+                "Measure string interning: C client threads each intern batches of B new strings (one transaction per",
+                "batch, retried with onError), then C clients look up known strings in batches of B (findAll on the",
+                "database, one read-only transaction per batch). Every cell on a fresh in-memory engine. Allocators:",
+                "  sharded-32/32  the seed's random sharded sequences     sharded-16/48  kvdb's layout",
+                "  counter        one hot counter                         hca            the High Contention Allocator",
+                "  versionstamp   IDs from the commit versionstamp"},
+        footer = {"",
+                "Output in --out: " + InterningScenario.CSV_FILE + " (columns " + InterningScenario.CSV_HEADER + "),",
+                "  " + InterningScenario.NEW_STRINGS_SVG + ", " + InterningScenario.LOOKUPS_SVG + ", "
+                        + InterningScenario.CONFLICTS_SVG + ":",
+                "  x = concurrency, a line per allocator, a panel per batch size.",
+                "  conflicts_per_string = retried attempts / strings interned; with --cache the allocator is suffixed +cache."})
+public final class BenchInterningCommand implements Callable<Integer> {
+    @Option(names = "--allocators", paramLabel = "A[,A...]", hideParamSyntax = true, split = ",",
+            description = "Allocators to compare (default: all, ${DEFAULT-VALUE}).")
+    List<String> allocators = new ArrayList<>(InternerRegistry.standard().names());
+
+    @Option(names = "--batch", paramLabel = "B[,B...]", hideParamSyntax = true, split = ",", defaultValue = "1,100,1000",
+            description = "Strings per transaction (default: ${DEFAULT-VALUE}).")
+    List<Integer> batch;
+
+    @Option(names = "--concurrency", paramLabel = "C[,C...]", hideParamSyntax = true, split = ",", defaultValue = "1,4,16,64",
+            description = "Client threads per cell (default: ${DEFAULT-VALUE}).")
+    List<Integer> concurrency;
+
+    @Option(names = "--seconds", paramLabel = "N", defaultValue = "1.5",
+            description = "Measured seconds per phase (intern, lookup) of each cell (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "0.5",
+            description = "Warm-up seconds before each phase, not measured (default: ${DEFAULT-VALUE}).")
+    double warmup;
+
+    @Option(names = "--cache", paramLabel = "N", defaultValue = "0",
+            description = "In-process cache of the interner, in mappings; 0 = none (default: ${DEFAULT-VALUE}).")
+    int cache;
+
+    @Option(names = "--latency", paramLabel = "L[,L...]", hideParamSyntax = true, split = ",", defaultValue = "none",
+            description = "Engine latency settings: none, cluster (1 ms read version, 1 ms per read, 4 ms commit;"
+                    + " rows get @cluster) (default: ${DEFAULT-VALUE}).")
+    List<String> latency;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
+            description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        InternerRegistry registry = InternerRegistry.standard();
+        validate(registry);
+        PrintWriter o = spec.commandLine().getOut();
+        o.printf("strata bench interning: %s; batch %s; concurrency %s; %s s warm-up + %s s measured per phase; cache %d;"
+                        + " %d cores, Java %s%n", String.join(",", allocators), batch, concurrency, warmup, seconds, cache,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency)
+                + "); lookups = findAll of known strings on the database.");
+        o.println();
+        o.printf("%-28s %6s %11s %16s %14s %12s%n", "allocator", "batch", "concurrency", "new strings/s", "lookups/s",
+                "conflicts/str");
+        o.flush();
+        InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache, latency,
+                Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)));
+        List<InterningResult> results = scenario.run(out, r -> row(o, r));
+        o.println();
+        o.println("wrote " + out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
+                + InterningScenario.LOOKUPS_SVG + ", " + InterningScenario.CONFLICTS_SVG);
+        o.flush();
+        return results.stream().anyMatch(r -> r.suspect() > 0) ? 1 : 0;
+    }
+
+    private static void row(PrintWriter o, InterningResult r) {
+        o.printf(Locale.ROOT, "%-28s %6d %11d %,16.0f %,14.0f %12.4f%s%n", r.allocator(), r.batch(), r.concurrency(),
+                r.newStringsPerSecond(), r.lookupsPerSecond(), r.conflictsPerString(),
+                (r.abandoned() > 0 ? String.format(Locale.ROOT, "  (%,d batches abandoned after %d retries)", r.abandoned(),
+                        InterningScenario.MAX_RETRIES) : "")
+                        + (r.suspect() > 0 ? String.format(Locale.ROOT, "  (%,d failures or wrong answers)", r.suspect()) : ""));
+        o.flush();
+    }
+
+    private void validate(InternerRegistry registry) {
+        if (!(seconds > 0) || !(warmup >= 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
+        }
+        if (concurrency.isEmpty() || concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 4096");
+        }
+        if (batch.isEmpty() || batch.stream().anyMatch(b -> b < 1 || b > 100_000)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be between 1 and 100000");
+        }
+        for (String l : latency) {
+            if (!l.equals("none") && !l.equals("cluster")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown latency: " + l + " [none, cluster]");
+            }
+        }
+        if (cache < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cache must be 0 (none) or positive");
+        }
+        if (allocators.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no allocators to run");
+        }
+        for (String a : allocators) {
+            if (!registry.names().contains(a)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown allocator: " + a + " " + registry.names());
+            }
+        }
+        for (String a : allocators) {
+            int limit = registry.maxBatch(a);
+            if (batch.stream().anyMatch(b -> b > limit)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--batch above " + limit
+                        + " is not possible with " + a + " (" + limit + " new strings per transaction)");
+            }
+        }
+    }
+}

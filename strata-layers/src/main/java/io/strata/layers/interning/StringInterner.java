@@ -1,0 +1,583 @@
+package io.strata.layers.interning;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.MutationType;
+import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.subspace.Subspace;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * Interns strings (byte strings, or Java strings as UTF-8) into uint64 IDs: the same string
+ * gets the same ID forever, and one ID never names two strings. IDs come from a pluggable
+ * {@link IdAllocator} ({@link ShardedSequenceAllocator}, the seed's random sharded
+ * sequences; {@link HcaIdAllocator}; {@link SingleCounterAllocator}) or from versionstamps
+ * ({@link VersionstampIdAllocator}). IDs are Java {@code long}s holding unsigned values.
+ *
+ * <h2>Key layout</h2>
+ * Under the subspace {@code S} ({@code InternerLayout}):
+ * <pre>
+ * S.pack((0)) ++ string bytes  -&gt; ID (8 bytes big-endian), or a 12-byte stamp (versionstamp IDs)
+ * S.pack((1)) ++ ID (8 bytes)  -&gt; string bytes
+ * S.pack((2)) ...              -&gt; the allocator's counters (its own subspace: {@link #countersOf})
+ * S.pack((3)) ++ stamp         -&gt; string bytes (versionstamp IDs)
+ * </pre>
+ * Strings are appended raw, not tuple-encoded: one copy per key and no escaping. A
+ * forward key must respect FoundationDB's 10,000-byte key limit, so a string may have at
+ * most {@link #maxStringBytes()} bytes (9,999 less the subspace prefix); a longer one, a
+ * {@code null}, or a Java string that is not valid Unicode (an unpaired surrogate, which
+ * UTF-8 cannot carry, so two such strings could otherwise share bytes) is rejected with
+ * {@link IllegalArgumentException} or {@link NullPointerException} before anything is read
+ * or written: a bad element fails its whole batch and loses nothing.
+ *
+ * <p>One subspace, one allocator, forever: the allocators' ID spaces overlap, so a subspace
+ * written with one must never be given another (a forward value of the wrong width is
+ * reported as {@link IllegalStateException}). The interner never deletes a mapping.
+ *
+ * <h2>Interning a batch</h2>
+ * Duplicates in the batch are merged. Every distinct string not in the cache has its forward
+ * key read, all reads issued before any is awaited. The strings found absent get IDs from
+ * one {@link IdAllocator#allocate} call (one counter read and write for the whole batch with
+ * sharded sequences), and both keys of each new mapping are written. IDs come back in input
+ * order.
+ *
+ * <h2>Why one string never gets two IDs, and one ID never names two strings</h2>
+ * <ul>
+ *   <li><b>One string, one ID.</b> The forward key is read <em>serializably</em>. Suppose
+ *       T1 and T2 both commit a mapping for string s, T1 first. If T1 committed after T2's
+ *       read version, T2's read conflict range on s's forward key meets T1's write to it, and
+ *       T2 fails with {@code not_committed}: contradiction. Otherwise T2 read a snapshot
+ *       containing T1's mapping, found s present and wrote nothing for it: contradiction.
+ *       Within one transaction, duplicates in a batch are merged and a later call reads the
+ *       earlier call's write (read-your-writes).</li>
+ *   <li><b>One ID, one string.</b> The allocator's contract: no two committed transactions
+ *       receive the same ID (for versionstamps: the 12-byte stamp is unique per commit and
+ *       index, and the packing into 64 bits is injective on the stamps it accepts). A
+ *       transaction writes each allocated ID into exactly one mapping.</li>
+ *   <li><b>{@code commit_unknown_result} (1021).</b> If the attempt did commit, its mappings
+ *       exist; the retry re-reads the forward keys, finds them and returns those IDs (its
+ *       allocations, if any, were for other strings). If it did not commit, nothing of it
+ *       exists and the retry allocates afresh. Either way the caller receives the IDs of the
+ *       attempt that committed, which is what {@code db.run} returns; callers running their
+ *       own loop must do the same.</li>
+ *   <li><b>Reverse keys agree with forward keys</b>, since both keys of a mapping are written
+ *       in the same transaction and neither is ever rewritten (versionstamp mappings that do
+ *       not fit 64 bits are the exception: they have no ID, and are replaced as a whole).</li>
+ * </ul>
+ *
+ * <h2>Cache</h2>
+ * With a capacity above zero, a bounded {@code InternerCache} answers for hot strings and
+ * IDs without reading. It is filled only with committed mappings (see its Javadoc), which
+ * are immutable, so it can never serve a wrong mapping; a cache hit inside a transaction
+ * skips the forward read, which is safe for the same reason. One interner instance must be
+ * used with one database.
+ *
+ * <p>Thread-safe.
+ */
+public final class StringInterner {
+    /** Interning attempts in a Database-level call when versionstamps do not fit (see {@link VersionstampIdAllocator}). */
+    static final int UNFIT_ATTEMPTS = 16;
+
+    private final InternerLayout layout;
+    private final IdAllocator allocator;
+    private final VersionstampIdAllocator stamps;
+    private final InternerCache cache;
+
+    /** An interner without a cache. */
+    public StringInterner(Subspace subspace, Function<Subspace, ? extends IdAllocator> allocatorOn) {
+        this(subspace, allocatorOn, 0);
+    }
+
+    /**
+     * An interner on {@code subspace}, IDs from the allocator that {@code allocatorOn} builds
+     * on the subspace it is given ({@link #countersOf countersOf(subspace)}: the interner, not
+     * the caller, places the counters, so that no counter key can ever be a mapping key), for
+     * example {@code SingleCounterAllocator::new} or {@code HcaIdAllocator::new}; caching up to
+     * {@code cacheCapacity} mappings (0: no cache).
+     */
+    public StringInterner(Subspace subspace, Function<Subspace, ? extends IdAllocator> allocatorOn, int cacheCapacity) {
+        this(subspace, Objects.requireNonNull(allocatorOn.apply(countersOf(subspace))), null, cacheCapacity);
+    }
+
+    /** An interner whose IDs are versionstamps packed by {@code stamps}. */
+    public static StringInterner withVersionstamps(Subspace subspace, VersionstampIdAllocator stamps, int cacheCapacity) {
+        return new StringInterner(subspace, null, Objects.requireNonNull(stamps), cacheCapacity);
+    }
+
+    /** An interner with the seed's random sharded sequences. */
+    public static StringInterner sharded(Subspace subspace, int sequenceBits, int counterBits, int cacheCapacity) {
+        return new StringInterner(subspace, counters -> new ShardedSequenceAllocator(counters, sequenceBits, counterBits),
+                cacheCapacity);
+    }
+
+    private StringInterner(Subspace subspace, IdAllocator allocator, VersionstampIdAllocator stamps, int cacheCapacity) {
+        if (cacheCapacity < 0) {
+            throw new IllegalArgumentException("cacheCapacity < 0");
+        }
+        this.layout = new InternerLayout(Objects.requireNonNull(subspace));
+        this.allocator = allocator;
+        this.stamps = stamps;
+        this.cache = cacheCapacity == 0 ? null : new InternerCache(cacheCapacity);
+    }
+
+    /** Where the allocator of an interner on {@code subspace} keeps its state: {@code subspace[2]}. */
+    public static Subspace countersOf(Subspace subspace) {
+        return subspace.get(2);
+    }
+
+    /** The subspace holding this interner's mappings and counters. */
+    public Subspace subspace() {
+        return layout.subspace;
+    }
+
+    /** The longest string, in bytes, this interner accepts. */
+    public int maxStringBytes() {
+        return layout.maxStringBytes();
+    }
+
+    /** Mappings held by the cache (for tests). */
+    int cacheSize() {
+        return cache == null ? 0 : cache.size();
+    }
+
+    // ---------------------------------------------------------------- in a transaction
+
+    /**
+     * A staged batch: its writes are issued; {@link #ids()} are its IDs in input order,
+     * complete at once, or after the commit with versionstamp IDs.
+     */
+    public static final class Staged {
+        private final CompletableFuture<long[]> ids;
+
+        Staged(CompletableFuture<long[]> ids) {
+            this.ids = ids;
+        }
+
+        /**
+         * The IDs in input order. With versionstamp IDs, completes only once the transaction
+         * committed (do not wait for it before committing), and fails if it did not commit
+         * or with {@link UnfitVersionstampException}.
+         */
+        public CompletableFuture<long[]> ids() {
+            return ids;
+        }
+    }
+
+    /**
+     * Interns {@code strings} in {@code tr}: reads and writes are issued when the returned
+     * future completes; then commit, and use the IDs only if the commit succeeded.
+     */
+    public CompletableFuture<Staged> stage(Transaction tr, Collection<byte[]> strings) {
+        byte[][] batch = validate(strings);
+        return stage(tr, batch);
+    }
+
+    /**
+     * The IDs of {@code strings} in input order, interning those not yet interned. With
+     * versionstamp IDs, completes only after {@code tr} commits: use {@link #stage} instead
+     * to know when to commit.
+     */
+    public CompletableFuture<long[]> internAll(Transaction tr, Collection<byte[]> strings) {
+        return stage(tr, strings).thenCompose(Staged::ids);
+    }
+
+    /** {@link #internAll(Transaction, Collection)} of Java strings, as UTF-8. */
+    public CompletableFuture<long[]> internAllStrings(Transaction tr, Collection<String> strings) {
+        return internAll(tr, utf8(strings));
+    }
+
+    /** The ID of {@code string}, interning it if new. See {@link #internAll(Transaction, Collection)}. */
+    public CompletableFuture<Long> intern(Transaction tr, byte[] string) {
+        return internAll(tr, List.of(string)).thenApply(ids -> ids[0]);
+    }
+
+    public CompletableFuture<Long> intern(Transaction tr, String string) {
+        return intern(tr, utf8(string));
+    }
+
+    /** The ID of {@code string} if it is interned; never allocates, never writes. */
+    public CompletableFuture<OptionalLong> find(ReadTransaction tr, byte[] string) {
+        return findAll(tr, List.of(string)).thenApply(r -> r.get(0));
+    }
+
+    public CompletableFuture<OptionalLong> find(ReadTransaction tr, String string) {
+        return find(tr, utf8(string));
+    }
+
+    /** {@link #find} of each string, reads issued together, results in input order. */
+    public CompletableFuture<List<OptionalLong>> findAll(ReadTransaction tr, Collection<byte[]> strings) {
+        return findAll(tr, validate(strings), false);
+    }
+
+    /** The string named by {@code id}, if any. */
+    public CompletableFuture<Optional<byte[]>> lookup(ReadTransaction tr, long id) {
+        return lookup(tr, id, false);
+    }
+
+    public CompletableFuture<Optional<String>> lookupString(ReadTransaction tr, long id) {
+        return lookup(tr, id).thenApply(o -> o.map(b -> new String(b, StandardCharsets.UTF_8)));
+    }
+
+    // ---------------------------------------------------------------- on a database, with retries
+
+    /**
+     * Interns {@code strings} in its own transaction, retried as {@code db.runAsync} does; the
+     * IDs are those of the attempt that committed, and are then cached.
+     */
+    public CompletableFuture<long[]> internAll(Database db, Collection<byte[]> strings) {
+        byte[][] batch = validate(strings);
+        return internAttempt(db, batch, 1);
+    }
+
+    public CompletableFuture<long[]> internAllStrings(Database db, Collection<String> strings) {
+        return internAll(db, utf8(strings));
+    }
+
+    public CompletableFuture<Long> intern(Database db, byte[] string) {
+        return internAll(db, List.of(string)).thenApply(ids -> ids[0]);
+    }
+
+    public CompletableFuture<Long> intern(Database db, String string) {
+        return intern(db, utf8(string));
+    }
+
+    /**
+     * {@link #findAll(ReadTransaction, Collection)} in a read-only transaction (snapshot reads:
+     * it writes nothing, so it needs no conflict ranges); what it finds is cached.
+     */
+    public CompletableFuture<List<OptionalLong>> findAll(Database db, Collection<byte[]> strings) {
+        byte[][] batch = validate(strings);
+        // Snapshot reads: this transaction writes nothing, so read conflict ranges could never
+        // matter, and recording them is a third of a lookup's cost.
+        return readOnly(db, tr -> findAll(tr.snapshot(), batch, true));
+    }
+
+    public CompletableFuture<OptionalLong> find(Database db, String string) {
+        return findAll(db, List.of(utf8(string))).thenApply(r -> r.get(0));
+    }
+
+    /** {@link #lookup(ReadTransaction, long)} in a read-only transaction (snapshot read); what it finds is cached. */
+    public CompletableFuture<Optional<byte[]>> lookup(Database db, long id) {
+        byte[] cached = cache == null ? null : cache.string(id);
+        if (cached != null) {
+            return CompletableFuture.completedFuture(Optional.of(cached));
+        }
+        return readOnly(db, tr -> lookup(tr.snapshot(), id, true));
+    }
+
+    public CompletableFuture<Optional<String>> lookupString(Database db, long id) {
+        return lookup(db, id).thenApply(o -> o.map(b -> new String(b, StandardCharsets.UTF_8)));
+    }
+
+    // ---------------------------------------------------------------- implementation
+
+    /**
+     * Runs {@code body} in a transaction that is never committed, retrying with
+     * {@code onError}: a transaction that wrote nothing has nothing to commit (FoundationDB
+     * commits it as a no-op), its reads are already a consistent snapshot at its read
+     * version, and skipping the commit skips a hand-off to the executor per call, which is
+     * most of the cost of a one-string lookup.
+     */
+    private static <T> CompletableFuture<T> readOnly(Database db, Function<Transaction, CompletableFuture<T>> body) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        readAttempt(db.createTransaction(), body, result);
+        return result;
+    }
+
+    private static <T> void readAttempt(Transaction tr, Function<Transaction, CompletableFuture<T>> body,
+                                        CompletableFuture<T> result) {
+        CompletableFuture<T> attempt;
+        try {
+            attempt = body.apply(tr);
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        attempt.whenComplete((value, error) -> {
+            if (error == null) {
+                tr.close();
+                result.complete(value);
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            tr.onError(cause).whenComplete((next, fatal) -> {
+                if (fatal != null) {
+                    tr.close();
+                    result.completeExceptionally(fatal);
+                } else {
+                    readAttempt(next, body, result);
+                }
+            });
+        });
+    }
+
+    private CompletableFuture<long[]> internAttempt(Database db, byte[][] batch, int attempt) {
+        return db.runAsync(tr -> stage(tr, batch)).thenCompose(Staged::ids).handle((ids, error) -> {
+            if (error == null) {
+                if (cache != null) {
+                    for (int i = 0; i < batch.length; i++) {
+                        cache.put(batch[i], ids[i]); // committed: db.runAsync returned
+                    }
+                }
+                return CompletableFuture.completedFuture(ids);
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (cause instanceof UnfitVersionstampException && attempt < UNFIT_ATTEMPTS) {
+                return internAttempt(db, batch, attempt + 1);
+            }
+            return CompletableFuture.<long[]>failedFuture(cause);
+        }).thenCompose(f -> f);
+    }
+
+    private CompletableFuture<Staged> stage(Transaction tr, byte[][] batch) {
+        // Merge duplicates: slotOf[i] is the distinct string at position i.
+        Map<InternerCache.Key, Integer> slots = new HashMap<>(batch.length * 2);
+        List<byte[]> distinct = new ArrayList<>(batch.length);
+        int[] slotOf = new int[batch.length];
+        for (int i = 0; i < batch.length; i++) {
+            Integer s = slots.putIfAbsent(new InternerCache.Key(batch[i]), distinct.size());
+            if (s == null) {
+                s = distinct.size();
+                distinct.add(batch[i]);
+            }
+            slotOf[i] = s;
+        }
+        int d = distinct.size();
+        long[] ids = new long[d];
+        @SuppressWarnings("unchecked")
+        CompletableFuture<byte[]>[] reads = new CompletableFuture[d];
+        List<CompletableFuture<byte[]>> pending = new ArrayList<>(d);
+        for (int j = 0; j < d; j++) {
+            Long cached = cache == null ? null : cache.id(distinct.get(j));
+            if (cached != null) {
+                ids[j] = cached;
+            } else {
+                reads[j] = tr.get(layout.forward(distinct.get(j))); // serializable: the conflict the argument needs
+                pending.add(reads[j]);
+            }
+        }
+        return CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).thenCompose(ignore -> {
+            List<Integer> missing = new ArrayList<>();
+            for (int j = 0; j < d; j++) {
+                if (reads[j] == null) {
+                    continue;
+                }
+                byte[] value = reads[j].join();
+                if (value == null) {
+                    missing.add(j);
+                } else if (stamps == null) {
+                    ids[j] = decodeId(value);
+                } else {
+                    long id = decodeStamp(value);
+                    if (id == NO_ID) {
+                        // A committed mapping that never had an ID: replace it whole.
+                        tr.clear(layout.stampedReverse(Bytes.bigEndian(value), u16(value, 8), u16(value, 10)));
+                        missing.add(j);
+                    } else {
+                        ids[j] = id;
+                    }
+                }
+            }
+            if (missing.isEmpty()) {
+                return CompletableFuture.completedFuture(new Staged(CompletableFuture.completedFuture(expand(ids, slotOf))));
+            }
+            if (stamps == null) {
+                return allocator.allocate(tr, missing.size()).thenApply(fresh -> {
+                    for (int k = 0; k < fresh.length; k++) {
+                        int j = missing.get(k);
+                        byte[] s = distinct.get(j);
+                        tr.set(layout.forward(s), Bytes.bigEndian(fresh[k]));
+                        tr.set(layout.reverse(fresh[k]), s);
+                        ids[j] = fresh[k];
+                    }
+                    return new Staged(CompletableFuture.completedFuture(expand(ids, slotOf)));
+                });
+            }
+            return CompletableFuture.completedFuture(new Staged(stageStamped(tr, distinct, missing, ids, slotOf)));
+        });
+    }
+
+    /** Writes versionstamped mappings for {@code missing}; the IDs follow the commit. */
+    private CompletableFuture<long[]> stageStamped(Transaction tr, List<byte[]> distinct, List<Integer> missing, long[] ids,
+                                                   int[] slotOf) {
+        int first = stamps.reserveIndexes(tr, missing.size());
+        for (int k = 0; k < missing.size(); k++) {
+            byte[] s = distinct.get(missing.get(k));
+            int index = first + k;
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, layout.forward(s), InternerLayout.stampedValueTemplate(index));
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, layout.stampedReverseTemplate(index), s);
+        }
+        return tr.getVersionstamp().thenApply(stamp -> {
+            long version = Bytes.bigEndian(stamp);
+            int order = u16(stamp, 8);
+            for (int k = 0; k < missing.size(); k++) {
+                int index = first + k;
+                if (!stamps.fits(version, order, index)) {
+                    throw new UnfitVersionstampException("versionstamp (version " + version + ", batch order " + order
+                            + ", index " + index + ") does not fit " + stamps.orderBits() + " order bits and "
+                            + stamps.indexBits() + " index bits; intern again to replace the mapping");
+                }
+                ids[missing.get(k)] = stamps.pack(version, order, index);
+            }
+            return expand(ids, slotOf);
+        });
+    }
+
+    private CompletableFuture<List<OptionalLong>> findAll(ReadTransaction tr, byte[][] batch, boolean committedReads) {
+        OptionalLong[] out = new OptionalLong[batch.length];
+        @SuppressWarnings("unchecked")
+        CompletableFuture<byte[]>[] reads = new CompletableFuture[batch.length];
+        List<CompletableFuture<byte[]>> pending = new ArrayList<>(batch.length);
+        for (int i = 0; i < batch.length; i++) {
+            Long cached = cache == null ? null : cache.id(batch[i]);
+            if (cached != null) {
+                out[i] = OptionalLong.of(cached);
+            } else {
+                reads[i] = tr.get(layout.forward(batch[i]));
+                pending.add(reads[i]);
+            }
+        }
+        return CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).thenApply(ignore -> {
+            for (int i = 0; i < batch.length; i++) {
+                if (reads[i] == null) {
+                    continue;
+                }
+                byte[] value = reads[i].join();
+                long id = 0;
+                boolean found = value != null;
+                if (found && stamps == null) {
+                    id = decodeId(value);
+                } else if (found) {
+                    id = decodeStamp(value);
+                    found = id != NO_ID; // a stamp without an ID is not a mapping
+                }
+                if (!found) {
+                    out[i] = OptionalLong.empty();
+                } else {
+                    out[i] = OptionalLong.of(id);
+                    if (committedReads && cache != null) {
+                        cache.put(batch[i], id);
+                    }
+                }
+            }
+            return List.of(out);
+        });
+    }
+
+    private CompletableFuture<Optional<byte[]>> lookup(ReadTransaction tr, long id, boolean committedReads) {
+        byte[] cached = cache == null ? null : cache.string(id);
+        if (cached != null) {
+            return CompletableFuture.completedFuture(Optional.of(cached));
+        }
+        byte[] key = stamps == null ? layout.reverse(id)
+                : layout.stampedReverse(stamps.version(id), stamps.order(id), stamps.index(id));
+        return tr.get(key).thenApply(value -> {
+            if (value != null && committedReads && cache != null) {
+                cache.put(value, id);
+            }
+            return Optional.ofNullable(value);
+        });
+    }
+
+    /**
+     * Marks "no ID" in the versionstamp decoding only. Packed stamps never equal it: a packed
+     * ID of all ones would need a version of 2^versionBits - 1, far beyond any real version.
+     */
+    private static final long NO_ID = -1L;
+
+    private static long decodeId(byte[] value) {
+        if (value.length != 8) {
+            throw new IllegalStateException("forward value of " + value.length
+                    + " bytes, not an 8-byte ID: was this subspace written with versionstamp IDs?");
+        }
+        return Bytes.bigEndian(value);
+    }
+
+    private long decodeStamp(byte[] value) {
+        if (value.length != InternerLayout.STAMP_LENGTH) {
+            throw new IllegalStateException("forward value of " + value.length
+                    + " bytes, not a 12-byte stamp: was this subspace written with another allocator?");
+        }
+        long version = Bytes.bigEndian(value);
+        int order = u16(value, 8);
+        int index = u16(value, 10);
+        return stamps.fits(version, order, index) ? stamps.pack(version, order, index) : NO_ID;
+    }
+
+    private static int u16(byte[] b, int at) {
+        return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
+    }
+
+    private static long[] expand(long[] ids, int[] slotOf) {
+        long[] out = new long[slotOf.length];
+        for (int i = 0; i < slotOf.length; i++) {
+            out[i] = ids[slotOf[i]];
+        }
+        return out;
+    }
+
+    private byte[][] validate(Collection<byte[]> strings) {
+        byte[][] batch = strings.toArray(new byte[0][]);
+        int max = layout.maxStringBytes();
+        for (int i = 0; i < batch.length; i++) {
+            Objects.requireNonNull(batch[i], "null string at position " + i);
+            if (batch[i].length > max) {
+                throw new IllegalArgumentException("string at position " + i + " has " + batch[i].length
+                        + " bytes; this interner's keys allow at most " + max + " (FoundationDB's key limit is 10,000)");
+            }
+        }
+        return batch;
+    }
+
+    private static boolean hasSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isSurrogate(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<byte[]> utf8(Collection<String> strings) {
+        List<byte[]> out = new ArrayList<>(strings.size());
+        for (String s : strings) {
+            out.add(utf8(s));
+        }
+        return out;
+    }
+
+    /** Strict UTF-8: an unpaired surrogate is an error, not a '?' that another string could share. */
+    static byte[] utf8(String s) {
+        Objects.requireNonNull(s, "null string");
+        if (!hasSurrogate(s)) {
+            return s.getBytes(StandardCharsets.UTF_8); // nothing to replace: the fast intrinsic
+        }
+        CharsetEncoder encoder = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            ByteBuffer b = encoder.encode(CharBuffer.wrap(s));
+            byte[] out = new byte[b.remaining()];
+            b.get(out);
+            return out;
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("not valid Unicode (an unpaired surrogate?): cannot be encoded as UTF-8", e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.strata.layers.interning;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Tuple;
+import io.strata.Strata;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** ID composition, batches, exhaustion of the sharded sequences. */
+class ShardedSequenceAllocatorTest {
+    private static final Subspace COUNTERS = new Subspace(Tuple.from("c"));
+
+    @Test
+    void layoutsOfTheSeedAndOfKvdbAreExpressible() {
+        try (Database db = Strata.inMemory()) {
+            for (int[] bits : new int[][]{{32, 32}, {16, 48}, {0, 63}, {14, 50}}) {
+                ShardedSequenceAllocator a = new ShardedSequenceAllocator(COUNTERS.get(bits[0]), bits[0], bits[1], new Random(7));
+                long[] ids = db.runAsync(tr -> a.allocate(tr, 3)).join();
+                long sequence = ids[0] >>> bits[1];
+                assertThat(sequence).isLessThan(bits[0] == 0 ? 1 : 1L << bits[0]);
+                for (int i = 0; i < 3; i++) {
+                    assertThat(ids[i] >>> bits[1]).isEqualTo(sequence);
+                    assertThat(ids[i] & ((1L << bits[1]) - 1)).isEqualTo(i + 1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void rejectsImpossibleLayouts() {
+        assertThatThrownBy(() -> new ShardedSequenceAllocator(COUNTERS, 32, 33)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ShardedSequenceAllocator(COUNTERS, 0, 64)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ShardedSequenceAllocator(COUNTERS, -1, 8)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * 4 sequences of 7 IDs each: batches of 5 spill across sequences, an exhausted sequence
+     * is never used again, every one of the 28 IDs is handed out once, then the space is full.
+     */
+    @Test
+    void exhaustedSequencesAreSkippedForeverAndAFullSpaceFailsClearly() {
+        try (Database db = Strata.inMemory()) {
+            ShardedSequenceAllocator a = new ShardedSequenceAllocator(COUNTERS, 2, 3, new Random(42));
+            Set<Long> seen = new HashSet<>();
+            int handedOut = 0;
+            while (handedOut < 25) {
+                long[] ids = db.runAsync(tr -> a.allocate(tr, 5)).join();
+                for (long id : ids) {
+                    assertThat(seen.add(id)).as("id %d handed out twice", id).isTrue();
+                    assertThat(id & 7).isBetween(1L, 7L);
+                }
+                handedOut += ids.length;
+            }
+            long[] last = db.runAsync(tr -> a.allocate(tr, 3)).join();
+            for (long id : last) {
+                assertThat(seen.add(id)).isTrue();
+            }
+            assertThat(seen).hasSize(28);
+            assertThatThrownBy(() -> db.runAsync(tr -> a.allocate(tr, 1)).join())
+                    .isInstanceOf(CompletionException.class).hasCauseInstanceOf(IllegalStateException.class)
+                    .hasStackTraceContaining("exhausted");
+        }
+    }
+
+    @Test
+    void singleCounterCountsFromOne() {
+        try (Database db = Strata.inMemory()) {
+            SingleCounterAllocator a = new SingleCounterAllocator(COUNTERS);
+            assertThat(db.runAsync(tr -> a.allocate(tr, 3)).join()).containsExactly(1, 2, 3);
+            assertThat(db.runAsync(tr -> a.allocate(tr, 2)).join()).containsExactly(4, 5);
+        }
+    }
+}
