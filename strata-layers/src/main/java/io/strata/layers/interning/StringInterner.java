@@ -147,6 +147,14 @@ public final class StringInterner {
         return layout.subspace;
     }
 
+    /**
+     * Whether IDs are known only once the interning transaction commits (versionstamp IDs);
+     * then an ID cannot be used in the transaction that interned its string.
+     */
+    public boolean idsKnownOnlyAtCommit() {
+        return stamps != null;
+    }
+
     /** The longest string, in bytes, this interner accepts. */
     public int maxStringBytes() {
         return layout.maxStringBytes();

@@ -9,6 +9,8 @@
  * </pre>
  * {@link io.strata.layers.set.SetAlgebra} reads several sets and returns a
  * {@code Roaring64Bitmap} or writes the result into another set. Mapping strings to members
- * is an interner's job; a set sees only {@code long} ids.
+ * is an interner's job: a {@link io.strata.layers.set.StringSet} is a set of strings kept as
+ * the IDs of an {@link io.strata.layers.interning.StringInterner}. May depend on fdb-java,
+ * RoaringBitmap and {@code io.strata.layers.interning}.
  */
 package io.strata.layers.set;
