@@ -39,6 +39,15 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * {@link #oldestReadableVersion()} tells the floor, and readers re-check it after reading,
  * so a read that raced with pruning is refused rather than answered wrongly.
  *
+ * <h2>Range clears</h2>
+ * A range clear writes a tombstone on every present key of the range, so it walks the
+ * range, and the walk also passes the tombstones still inside the window. A layer that
+ * clears a growing prefix over and over — the HCA clears its reservations below the window
+ * start at every advance, and its counters below it — would walk the same tombstones each
+ * time. So the store remembers a few intervals known to hold no present key (each the union
+ * of recent clears, dropped by any {@link #set} inside it), and a clear that starts inside
+ * one walks only the part beyond it.
+ *
  * <p>FoundationDB differs in keeping only the newest version on disk and the window in
  * memory, and in pruning by version ranges per storage server; the answers are the same.
  */
@@ -55,6 +64,19 @@ public final class VersionedStore {
 
     /** Writer-owned: every write, oldest first, for pruning. */
     private final ArrayDeque<Dirty> dirty = new ArrayDeque<>();
+
+    /**
+     * Writer-owned: intervals {@code [absentBegins[i], absentEnds[i])}, {@code i < absentCount},
+     * that hold no present key at the newest version. See "Range clears". A handful is
+     * enough: a layer clears a few growing prefixes (the HCA two), and every {@link #set}
+     * checks them all.
+     */
+    private static final int ABSENT_INTERVALS = 4;
+    private final byte[][] absentBegins = new byte[ABSENT_INTERVALS][];
+    private final byte[][] absentEnds = new byte[ABSENT_INTERVALS][];
+    private int absentCount;
+    /** The interval {@link #clearRange} replaces next when none can be extended. */
+    private int absentVictim;
 
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
     /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
@@ -74,6 +96,11 @@ public final class VersionedStore {
 
     /** Sets {@code key} to {@code value} at {@code version}; writer only. */
     public void set(byte[] key, byte[] value, long version) {
+        for (int i = 0; i < absentCount; i++) {
+            if (ByteKeys.compare(key, absentBegins[i]) >= 0 && ByteKeys.compare(key, absentEnds[i]) < 0) {
+                forgetAbsent(i--);
+            }
+        }
         KeyRef ref = new KeyRef(key);
         VersionChain chain = index.get(ref);
         if (chain == null) {
@@ -97,12 +124,41 @@ public final class VersionedStore {
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
-        for (Map.Entry<byte[], VersionChain> e : map.subMap(begin, true, end, false).entrySet()) {
-            VersionChain chain = e.getValue();
-            if (chain.latestValue() != null) {
-                dirty.addLast(new Dirty(e.getKey(), chain.write(version, null)));
+        int known = -1;
+        for (int i = 0; i < absentCount && known < 0; i++) {
+            if (ByteKeys.compare(begin, absentBegins[i]) >= 0 && ByteKeys.compare(begin, absentEnds[i]) <= 0) {
+                known = i;
             }
         }
+        byte[] walkFrom = known >= 0 ? absentEnds[known] : begin;
+        if (ByteKeys.compare(walkFrom, end) < 0) {
+            for (Map.Entry<byte[], VersionChain> e : map.subMap(walkFrom, true, end, false).entrySet()) {
+                VersionChain chain = e.getValue();
+                if (chain.latestValue() != null) {
+                    dirty.addLast(new Dirty(e.getKey(), chain.write(version, null)));
+                }
+            }
+        }
+        if (known >= 0) {
+            absentEnds[known] = ByteKeys.max(absentEnds[known], end);
+        } else if (absentCount < ABSENT_INTERVALS) {
+            absentBegins[absentCount] = begin;
+            absentEnds[absentCount++] = end;
+        } else {
+            absentBegins[absentVictim] = begin;
+            absentEnds[absentVictim] = end;
+            absentVictim = (absentVictim + 1) % ABSENT_INTERVALS;
+        }
+    }
+
+    /** Drops interval {@code i}, moving the last one into its place. */
+    private void forgetAbsent(int i) {
+        absentCount--;
+        absentBegins[i] = absentBegins[absentCount];
+        absentEnds[i] = absentEnds[absentCount];
+        absentBegins[absentCount] = null;
+        absentEnds[absentCount] = null;
+        absentVictim = 0;
     }
 
     /**

@@ -58,6 +58,44 @@ class VersionedStoreTest {
     }
 
     @Test
+    void repeatedClearsOfAGrowingPrefixStillClearEveryKey() {
+        VersionedStore s = new VersionedStore();
+        for (String key : List.of("a1", "a2", "b1", "c1", "d1")) {
+            s.set(k(key), k("v"), 10);
+        }
+        s.clearRange(k("a"), k("b"), 20);                 // remembered as holding nothing
+        s.set(k("a3"), k("v"), 30);                       // a write inside it: forgotten
+        s.clearRange(k("a"), k("c"), 40);                 // must clear a3 and b1
+        assertThat(s.latest(k("a3"))).isNull();
+        assertThat(s.latest(k("b1"))).isNull();
+        s.clearRange(k("b"), k("d"), 50);                 // starts inside [a, c): walks [c, d) only
+        assertThat(s.latest(k("c1"))).isNull();
+        s.clearRange(k("d"), k("e"), 60);                 // starts at the end of [a, d): contiguous
+        assertThat(s.latest(k("d1"))).isNull();
+        s.set(k("z"), k("v"), 70);                        // outside: the interval stays
+        s.set(k("a0"), k("v"), 80);                       // inside again
+        s.clearRange(k("a"), k("b"), 90);
+        assertThat(s.latest(k("a0"))).isNull();
+        assertThat(s.latest(k("z"))).isEqualTo(k("v"));
+        assertThat(s.get(k("a1"), 15)).as("older versions stay readable").isEqualTo(k("v"));
+    }
+
+    @Test
+    void clearsOfSeveralGrowingPrefixesEachStayExact() {
+        VersionedStore s = new VersionedStore();
+        long version = 10;
+        for (int round = 0; round < 20; round++) {
+            for (String prefix : List.of("p", "q", "r", "s", "t", "u")) {
+                s.set(k(prefix + (char) ('a' + round)), k("v"), version++);
+                s.set(k(prefix + (char) ('a' + round + 1)), k("v"), version++);
+                s.clearRange(k(prefix), k(prefix + (char) ('a' + round + 1)), version++);
+                assertThat(s.latest(k(prefix + (char) ('a' + round)))).as(prefix + round).isNull();
+                assertThat(s.latest(k(prefix + (char) ('a' + round + 1)))).isEqualTo(k("v"));
+            }
+        }
+    }
+
+    @Test
     void pruningKeepsAnswersAtOrAboveTheFloorAndDropsDeadKeys() {
         VersionedStore s = new VersionedStore();
         s.set(k("a"), k("1"), 10);
