@@ -1,5 +1,7 @@
 package io.strata.engine.resolver;
 
+import io.strata.engine.util.ByteKeys;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -32,7 +34,7 @@ final class PointWrites {
 
         Key(byte[] bytes) {
             this.bytes = bytes;
-            this.hash = Arrays.hashCode(bytes);
+            this.hash = ByteKeys.hash(bytes);
         }
 
         @Override

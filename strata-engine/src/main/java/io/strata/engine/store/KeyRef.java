@@ -1,5 +1,7 @@
 package io.strata.engine.store;
 
+import io.strata.engine.util.ByteKeys;
+
 import java.util.Arrays;
 
 /** A key as a hash-map key: content equality and a hash computed once. */
@@ -9,7 +11,7 @@ final class KeyRef {
 
     KeyRef(byte[] key) {
         this.key = key;
-        this.hash = Arrays.hashCode(key);
+        this.hash = ByteKeys.hash(key);
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.strata.engine.util;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -22,7 +25,37 @@ public final class ByteKeys {
     /** Unsigned lexicographic order, shorter-is-smaller on a common prefix. */
     public static final Comparator<byte[]> COMPARATOR = Arrays::compareUnsigned;
 
+    /** Reads 8 bytes of a key at once for {@link #hash}. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private ByteKeys() {}
+
+    /**
+     * A well-mixed hash of a key's bytes, for the engine's hash indexes.
+     *
+     * <p>Not {@link Arrays#hashCode(byte[])}: that is a polynomial with base 31 over signed
+     * bytes, so keys that differ only in their last bytes — sequential binary IDs, counters,
+     * container numbers, exactly what layers write — collide in bulk (changing one byte by 1
+     * and the next by -31 gives the same hash), and a hash map degrades into tree bins. This
+     * one multiplies 8 bytes at a time by large odd constants and ends with MurmurHash3's
+     * 64-bit finalizer, so every input bit reaches every output bit.
+     */
+    public static int hash(byte[] key) {
+        long h = 0x9E3779B97F4A7C15L ^ key.length;
+        int i = 0;
+        for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
+            h = Long.rotateLeft(h ^ (long) LONGS.get(key, i), 29) * 0xC2B2AE3D27D4EB4FL;
+        }
+        for (; i < key.length; i++) {
+            h = (h ^ (key[i] & 0xFF)) * 0x100000001B3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return (int) h;
+    }
 
     public static int compare(byte[] a, byte[] b) {
         return Arrays.compareUnsigned(a, b);
