@@ -1,6 +1,5 @@
 package io.strata.layers.mutex;
 
-import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
 import io.strata.engine.fault.FaultPolicy;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -52,10 +50,8 @@ class DistributedMutexTest {
         DistributedMutex b = t.client("b");
         DistributedMutex c = t.client("c");
         a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
-        CompletableFuture<MutexGrant> cGrant = t.acquireAsync(c);
-        t.awaitQueue(a, List.of("b", "c"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
+        CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "b", "c");
 
         a.release();
         // Read right after release returned, whatever b's thread is doing: the hand-off was in release's transaction.
@@ -146,13 +142,8 @@ class DistributedMutexTest {
         DistributedMutex b = t.client("b");
         DistributedMutex c = t.client("c");
         a.acquire();
-        // b's enqueue step, without a thread to notice the grant: b "timed out" just after it.
-        t.db.run(tr -> {
-            state.queue.enqueue(tr, "b");
-            return null;
-        });
-        CompletableFuture<MutexGrant> cGrant = t.acquireAsync(c);
-        t.awaitQueue(a, List.of("b", "c"));
+        t.enqueue("b"); // b's enqueue step, without a thread to notice the grant: b "timed out" just after it
+        CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "b", "c");
         a.release();
         assertThat(a.owner()).contains(new MutexOwner("b", 2));
 
@@ -174,10 +165,7 @@ class DistributedMutexTest {
         DistributedMutex c = t.client("c");
         a.acquire();
         a.release();
-        t.db.run(tr -> {
-            state.queue.enqueue(tr, "b"); // b's enqueue, decided when a still held the lock
-            return null;
-        });
+        t.enqueue("b"); // b's enqueue, decided when a still held the lock
         assertThat(a.owner()).isEmpty();
 
         assertThat(c.tryAcquire()).as("c must not jump the queue").isEmpty();
@@ -212,10 +200,7 @@ class DistributedMutexTest {
     void anAcquireStepRepairsAFreeLockWithWaitersInFifoOrder() throws Exception {
         DistributedMutex a = t.client("a");
         DistributedMutex b = t.client("b");
-        t.db.run(tr -> {
-            state.queue.enqueue(tr, "b");
-            return null;
-        });
+        t.enqueue("b");
         CompletableFuture<MutexGrant> aGrant = t.acquireAsync(a);
         MutexTestSupport.awaitTrue(() -> a.owner().isPresent(), "a grant");
         assertThat(a.owner()).contains(new MutexOwner("b", 1));
@@ -229,8 +214,7 @@ class DistributedMutexTest {
         DistributedMutex a = t.client("a");
         DistributedMutex b = t.client("b");
         a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         a.release();
         assertThat(bGrant.get().token()).isEqualTo(2);
 
@@ -275,10 +259,7 @@ class DistributedMutexTest {
         a.release();
         b.acquire();
         // a's transaction read the owner before the lock changed hands: it cannot commit.
-        assertThatThrownBy(() -> tr.commit().join()).isInstanceOf(CompletionException.class)
-                .hasCauseInstanceOf(FDBException.class)
-                .satisfies(e -> assertThat(((FDBException) e.getCause()).getCode()).isEqualTo(1020));
-        tr.close();
+        MutexTestSupport.assertConflicts(tr);
         boolean stillHolds = t.db.run(x -> a.holds(x, token).join());
         assertThat(stillHolds).isFalse();
         byte[] written = t.db.run(x -> x.get(data).join());

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -39,8 +38,7 @@ class MutexJanitorTest {
         DistributedMutex a = t.client("a");
         DistributedMutex b = t.client("b");
         a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
 
         assertThat(janitor.check()).isNull(); // first sight: the timer starts
         clock.advance(STALE.minusNanos(1));
@@ -91,8 +89,7 @@ class MutexJanitorTest {
         DistributedMutex a = t.client("a");
         DistributedMutex b = t.client("b");
         a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         janitor.check();
         clock.advance(STALE);
         assertThat(janitor.check()).isEqualTo("a");
