@@ -46,10 +46,9 @@ class DistributedMutexTest {
 
     @Test
     void releaseHandsTheLockToTheQueueHeadInItsOwnTransactionInFifoOrder() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
         DistributedMutex c = t.client("c");
-        a.acquire();
         CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "b", "c");
 
@@ -88,9 +87,8 @@ class DistributedMutexTest {
 
     @Test
     void timeoutLeavesTheQueueAndTheOwnerUntouched() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         assertThatThrownBy(() -> b.acquire(Duration.ofMillis(50))).isInstanceOf(TimeoutException.class);
         assertThat(a.queue()).isEmpty();
         byte[] ticket = t.db.run(tr -> state.queue.ticket(tr, "b"));
@@ -102,9 +100,8 @@ class DistributedMutexTest {
 
     @Test
     void interruptLeavesTheQueue() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         AtomicReference<Thread> waiter = new AtomicReference<>();
         CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
             waiter.set(Thread.currentThread());
@@ -124,9 +121,8 @@ class DistributedMutexTest {
 
     @Test
     void cancellingTheFutureOfAcquireAsyncLeavesTheQueue() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         CompletableFuture<MutexGrant> waiting = b.acquireAsync(Duration.ofSeconds(30), t.threads);
         t.awaitQueue(a, List.of("b"));
         assertThat(waiting.cancel(true)).isTrue();
@@ -138,10 +134,9 @@ class DistributedMutexTest {
 
     @Test
     void abandoningAfterTheLockWasGrantedHandsItOnInsteadOfLeakingIt() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
         DistributedMutex c = t.client("c");
-        a.acquire();
         t.enqueue("b"); // b's enqueue step, without a thread to notice the grant: b "timed out" just after it
         CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "b", "c");
         a.release();
@@ -160,10 +155,9 @@ class DistributedMutexTest {
      */
     @Test
     void aWaiterQueuedJustAfterTheLockWasFreedGetsItBeforeAnyoneElse() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
         DistributedMutex c = t.client("c");
-        a.acquire();
         a.release();
         t.enqueue("b"); // b's enqueue, decided when a still held the lock
         assertThat(a.owner()).isEmpty();
@@ -182,9 +176,8 @@ class DistributedMutexTest {
      */
     @Test
     void anEnqueueCommitsThoughTheOwnerChangedHandsMeanwhile() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         Transaction step = t.db.createTransaction();
         assertThat(b.step(step, false).stamp()).as("b decides to queue").isNotNull();
         a.release();
@@ -211,9 +204,8 @@ class DistributedMutexTest {
 
     @Test
     void anOwnerFromTheQueueHeartbeats() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         a.release();
         assertThat(bGrant.get().token()).isEqualTo(2);
@@ -230,9 +222,8 @@ class DistributedMutexTest {
 
     @Test
     void aHeartbeatOfAReleasedGrantWritesNothing() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         assertThat(a.heartbeat().beat().join()).isTrue();
         a.release();
         assertThat(a.heartbeat()).as("release stops the heartbeat").isNull();

@@ -35,9 +35,8 @@ class MutexJanitorTest {
 
     @Test
     void handsOnOnlyOnceTheHeartbeatWasUnchangedForTheWholeTimeout() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
 
         assertThat(janitor.check()).isNull(); // first sight: the timer starts
@@ -56,8 +55,7 @@ class MutexJanitorTest {
 
     @Test
     void aHeartbeatRestartsTheTimer() throws Exception {
-        DistributedMutex a = t.client("a");
-        a.acquire();
+        DistributedMutex a = t.holding("a");
         assertThat(janitor.check()).isNull();
         clock.advance(STALE.minusSeconds(1));
         assertThat(a.heartbeat().beat().join()).isTrue();
@@ -73,9 +71,8 @@ class MutexJanitorTest {
 
     @Test
     void aStaleObservationIsNotActedOnWhenTheOwnerChangedMeanwhile() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         assertThat(janitor.check()).isNull();
         a.release();
         b.acquire();
@@ -86,9 +83,8 @@ class MutexJanitorTest {
 
     @Test
     void theLostOwnersHeartbeatStopsAndCannotResurrectTheLock() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         janitor.check();
         clock.advance(STALE);

@@ -47,6 +47,13 @@ final class MutexTestSupport implements AutoCloseable {
         return new DistributedMutex(db, LOCK, name, scheduler, MANUAL);
     }
 
+    /** A {@link #client} that has acquired the lock (the first of a test gets token 1). */
+    DistributedMutex holding(String name) throws InterruptedException {
+        DistributedMutex m = client(name);
+        m.acquire();
+        return m;
+    }
+
     /** Runs {@code acquire()} of {@code m} on another thread. */
     CompletableFuture<MutexGrant> acquireAsync(DistributedMutex m) {
         return onAnotherThread(() -> m.acquire(Duration.ofSeconds(30)));
