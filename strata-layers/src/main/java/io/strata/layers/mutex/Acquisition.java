@@ -49,6 +49,23 @@ final class Acquisition {
         static Step waiting(CompletableFuture<Void> watch, Versionstamp found) {
             return new Step(0, watch, null, found);
         }
+
+        /**
+         * The end of a step that did not get the lock: queue {@code name} if it has no ticket
+         * (read serializably, so a client never has two entries), else watch the ticket. The
+         * ticket is read in the transaction that creates the watch, so a grant that clears it
+         * after that read fires the watch: no lost wake-up.
+         */
+        static Step queueOrWait(Transaction tr, WaitQueue queue, String name, boolean positionKnown) {
+            if (queue.ticket(tr, name) == null) {
+                queue.enqueue(tr, name);
+                return enqueued(tr.getVersionstamp());
+            }
+            // Already queued: by an earlier step, or by an attempt that reported 1021 but
+            // committed (then we learn our position from the queue, once).
+            Versionstamp found = positionKnown ? null : queue.position(tr, name);
+            return waiting(tr.watch(queue.ticketKey(name)), found);
+        }
     }
 
     /** A blocking acquisition, as {@link DistributedMutex#acquire(Duration)}. */

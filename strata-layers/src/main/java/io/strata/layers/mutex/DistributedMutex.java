@@ -269,14 +269,7 @@ public final class DistributedMutex implements AutoCloseable {
                 return Acquisition.Step.owned(owner.token() + 1);
             }
         }
-        if (state.queue.ticket(tr, name) == null) {
-            state.queue.enqueue(tr, name);
-            return Acquisition.Step.enqueued(tr.getVersionstamp());
-        }
-        // Already queued: by an earlier step, or by an attempt that reported 1021 but committed
-        // (then we learn our position from the queue, once).
-        Versionstamp found = positionKnown ? null : state.queue.position(tr, name);
-        return Acquisition.Step.waiting(tr.watch(state.queue.ticketKey(name)), found);
+        return Acquisition.Step.queueOrWait(tr, state.queue, name, positionKnown);
     }
 
     /**

@@ -147,11 +147,7 @@ public final class DistributedSemaphore implements AutoCloseable {
                 return Acquisition.Step.owned(ours);
             }
         }
-        if (queue.ticket(tr, name) == null) {
-            queue.enqueue(tr, name);
-            return Acquisition.Step.enqueued(tr.getVersionstamp());
-        }
-        return Acquisition.Step.waiting(tr.watch(queue.ticketKey(name)), positionKnown ? null : queue.position(tr, name));
+        return Acquisition.Step.queueOrWait(tr, queue, name, positionKnown);
     }
 
     /** Gives {@code who} a permit with the next token, in {@code tr}; returns the token. */
