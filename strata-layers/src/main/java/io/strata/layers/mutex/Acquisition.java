@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
  * The waiting loop shared by {@link DistributedMutex} and {@link DistributedSemaphore}: run a
  * step transaction; if it granted, return; if it just queued, take the next step at once; else
  * sleep on the watch it created until it fires, then step again. On timeout or interrupt the
- * caller's {@link Steps#abandon} leaves the queue (or hands on a grant made meanwhile) in one
+ * caller's {@code abandon} leaves the queue (or hands on a grant made meanwhile) in one
  * transaction before the exception is thrown.
  */
 final class Acquisition {
@@ -26,13 +26,10 @@ final class Acquisition {
 
     private Acquisition() {}
 
-    /** What a lock's client contributes: its step and its way out. */
+    /** What a lock's client contributes to the loop besides its way out: its step. */
     interface Steps {
         /** One step in {@code tr}; {@code positionKnown}: the caller already knows its queue position. */
         Step step(Transaction tr, boolean positionKnown);
-
-        /** Leaves the queue, or hands on a grant made meanwhile, in one transaction. */
-        void abandon();
     }
 
     /**
@@ -52,11 +49,37 @@ final class Acquisition {
         static Step waiting(CompletableFuture<Void> watch, Versionstamp found) {
             return new Step(0, watch, null, found);
         }
+
+        /**
+         * The end of a step that did not get the lock: queue {@code name} if it has no ticket
+         * (read serializably, so a client never has two entries), else watch the ticket. The
+         * ticket is read in the transaction that creates the watch, so a grant that clears it
+         * after that read fires the watch: no lost wake-up.
+         */
+        static Step queueOrWait(Transaction tr, WaitQueue queue, String name, boolean positionKnown) {
+            if (queue.ticket(tr, name) == null) {
+                queue.enqueue(tr, name);
+                return enqueued(tr.getVersionstamp());
+            }
+            // Already queued: by an earlier step, or by an attempt that reported 1021 but
+            // committed (then we learn our position from the queue, once).
+            Versionstamp found = positionKnown ? null : queue.position(tr, name);
+            return waiting(tr.watch(queue.ticketKey(name)), found);
+        }
     }
 
     /** A blocking acquisition, as {@link DistributedMutex#acquire(Duration)}. */
     interface Blocking {
         MutexGrant acquire() throws InterruptedException, TimeoutException;
+    }
+
+    /** Runs {@code acquire}, an acquisition without a time limit, which cannot time out. */
+    static MutexGrant withoutTimeLimit(Blocking acquire) throws InterruptedException {
+        try {
+            return acquire.acquire();
+        } catch (TimeoutException e) {
+            throw new AssertionError("no time limit", e);
+        }
     }
 
     /**
@@ -102,8 +125,12 @@ final class Acquisition {
         return result;
     }
 
-    /** Steps until granted; see {@link DistributedMutex#acquire(Duration)} for the contract. */
-    static MutexGrant await(Database db, Steps steps, String name, Duration timeout)
+    /**
+     * Steps until granted; see {@link DistributedMutex#acquire(Duration)} for the contract.
+     *
+     * @param abandon leaves the queue, or hands on a grant made meanwhile, in one transaction
+     */
+    static MutexGrant await(Database db, Steps steps, Runnable abandon, String name, Duration timeout)
             throws InterruptedException, TimeoutException {
         long deadline = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
         Versionstamp queuedAt = null;
@@ -134,18 +161,18 @@ final class Acquisition {
                 }
             } catch (TimeoutException e) {
                 step.watch.cancel(false);
-                steps.abandon();
+                abandon.run();
                 throw new TimeoutException(name + " did not get the lock within " + timeout);
             } catch (InterruptedException e) {
                 step.watch.cancel(false);
-                steps.abandon();
+                abandon.run();
                 throw e;
             } catch (ExecutionException | CancellationException e) {
                 // The watch failed: look again (db.run fails for good if the database is
                 // closed). Not a poll: this happens only on errors. Out of watches (1032) would
                 // fail again at once, so give up, leaving the queue.
                 if (e.getCause() instanceof FDBException f && f.getCode() == TOO_MANY_WATCHES) {
-                    steps.abandon();
+                    abandon.run();
                     throw f;
                 }
             }

@@ -15,7 +15,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A distributed mutex on FoundationDB (seed 003): one client of a named lock, with a FIFO queue
@@ -151,21 +150,8 @@ public final class DistributedMutex implements AutoCloseable {
     private final Database db;
     private final MutexState state;
     private final String name;
-    private final ScheduledExecutorService scheduler;
-    private final Duration heartbeatInterval;
-    /** The heartbeat of our current grant, null while we hold nothing (as far as we know). */
-    private final AtomicReference<Heartbeat> held = new AtomicReference<>();
-    private final Acquisition.Steps steps = new Acquisition.Steps() {
-        @Override
-        public Acquisition.Step step(Transaction tr, boolean positionKnown) {
-            return DistributedMutex.this.step(tr, positionKnown);
-        }
-
-        @Override
-        public void abandon() {
-            DistributedMutex.this.abandon();
-        }
-    };
+    /** Our current grant and its heartbeat, as far as we know. */
+    private final HeldGrant held;
 
     /**
      * A client named {@code name} of the mutex in {@code subspace}, heartbeating every
@@ -190,11 +176,7 @@ public final class DistributedMutex implements AutoCloseable {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("a client name must not be empty (the empty name marks a free lock)");
         }
-        this.scheduler = Objects.requireNonNull(scheduler);
-        if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
-            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeatInterval);
-        }
-        this.heartbeatInterval = heartbeatInterval;
+        this.held = new HeldGrant(scheduler, heartbeatInterval);
     }
 
     public String name() {
@@ -231,11 +213,7 @@ public final class DistributedMutex implements AutoCloseable {
 
     /** {@link #acquire(Duration)} without a time limit. */
     public MutexGrant acquire() throws InterruptedException {
-        try {
-            return acquire(null);
-        } catch (TimeoutException e) {
-            throw new AssertionError("no time limit", e);
-        }
+        return Acquisition.withoutTimeLimit(() -> acquire(null));
     }
 
     /**
@@ -252,7 +230,7 @@ public final class DistributedMutex implements AutoCloseable {
      * @throws InterruptedException when interrupted, after leaving the queue
      */
     public MutexGrant acquire(Duration timeout) throws InterruptedException, TimeoutException {
-        MutexGrant g = Acquisition.await(db, steps, name, timeout);
+        MutexGrant g = Acquisition.await(db, this::step, this::abandon, name, timeout);
         return granted(g.token(), g.queuedAt());
     }
 
@@ -291,14 +269,7 @@ public final class DistributedMutex implements AutoCloseable {
                 return Acquisition.Step.owned(owner.token() + 1);
             }
         }
-        if (state.queue.ticket(tr, name) == null) {
-            state.queue.enqueue(tr, name);
-            return Acquisition.Step.enqueued(tr.getVersionstamp());
-        }
-        // Already queued: by an earlier step, or by an attempt that reported 1021 but committed
-        // (then we learn our position from the queue, once).
-        Versionstamp found = positionKnown ? null : state.queue.position(tr, name);
-        return Acquisition.Step.waiting(tr.watch(state.queue.ticketKey(name)), found);
+        return Acquisition.Step.queueOrWait(tr, state.queue, name, positionKnown);
     }
 
     /**
@@ -320,15 +291,7 @@ public final class DistributedMutex implements AutoCloseable {
 
     /** Records a grant we learnt of and starts its heartbeat. */
     private MutexGrant granted(long token, Versionstamp queuedAt) {
-        Heartbeat current = held.get();
-        if (current == null || current.token() != token) {
-            Heartbeat beat = state.heartbeat(db, name, token);
-            Heartbeat previous = held.getAndSet(beat);
-            if (previous != null) {
-                previous.stop();
-            }
-            beat.start(scheduler, heartbeatInterval);
-        }
+        held.granted(token, t -> state.heartbeat(db, name, t));
         return new MutexGrant(token, queuedAt);
     }
 
@@ -339,30 +302,12 @@ public final class DistributedMutex implements AutoCloseable {
      * lost (to the janitor) or released. Stops the heartbeat.
      */
     public void release() {
-        Heartbeat beat = held.get();
-        if (beat == null) {
-            return;
-        }
-        long token = beat.token();
-        LockTransactions.run(db, tr -> {
-            MutexOwner owner = state.owner(tr);
-            if (owner.name().equals(name) && owner.token() == token) {
-                state.handOn(tr, token);
-            }
-            return null;
-        });
-        beat.stop();
-        held.compareAndSet(beat, null);
+        held.release(db, this::holds, state::handOn);
     }
 
     /** Whether the database names this client, with the token of its last acquisition, as the owner (one read). */
     public boolean isHeldByMe() {
-        Heartbeat beat = held.get();
-        if (beat == null) {
-            return false;
-        }
-        MutexOwner owner = db.read(state::owner);
-        return owner.name().equals(name) && owner.token() == beat.token();
+        return held.isConfirmed(db, this::holds);
     }
 
     /** The current owner, or empty when the lock is free. */
@@ -391,14 +336,11 @@ public final class DistributedMutex implements AutoCloseable {
     /** Stops heartbeating without releasing (the janitor will hand the lock on if it is held). */
     @Override
     public void close() {
-        Heartbeat beat = held.getAndSet(null);
-        if (beat != null) {
-            beat.stop();
-        }
+        held.close();
     }
 
     /** The heartbeat of the current grant, for tests that beat by hand. */
     Heartbeat heartbeat() {
-        return held.get();
+        return held.heartbeat();
     }
 }

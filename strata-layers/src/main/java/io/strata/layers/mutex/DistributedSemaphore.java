@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A counting semaphore on FoundationDB: at most {@code permits} clients hold it at once; the
@@ -51,6 +50,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       mutex. A waiter's step reads the holders as a snapshot; a step that finds a free
  *       permit adds the read conflict and gives free permits to the queue in order (which may
  *       include itself) before it may take one directly, and only when the queue is empty.</li>
+ *   <li>Fencing: tokens, as in the mutex; or exactly, in the writing transaction, with
+ *       {@link #holds}, whose serializable read of the client's holder key makes that
+ *       transaction abort if the permit is released, taken or granted again before it
+ *       commits.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -60,24 +63,12 @@ public final class DistributedSemaphore implements AutoCloseable {
     private final Database db;
     private final String name;
     private final int permits;
-    private final ScheduledExecutorService scheduler;
-    private final Duration heartbeatInterval;
     private final Subspace holders;
     private final Subspace beats;
     private final byte[] lastKey;
     private final WaitQueue queue;
-    private final AtomicReference<Heartbeat> held = new AtomicReference<>();
-    private final Acquisition.Steps steps = new Acquisition.Steps() {
-        @Override
-        public Acquisition.Step step(Transaction tr, boolean positionKnown) {
-            return DistributedSemaphore.this.step(tr, positionKnown);
-        }
-
-        @Override
-        public void abandon() {
-            DistributedSemaphore.this.abandon();
-        }
-    };
+    /** Our current grant and its heartbeat, as far as we know. */
+    private final HeldGrant held;
 
     /**
      * A client named {@code name} of the semaphore with {@code permits} permits in
@@ -94,12 +85,8 @@ public final class DistributedSemaphore implements AutoCloseable {
         if (permits < 1) {
             throw new IllegalArgumentException("permits must be at least 1, got " + permits);
         }
-        if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()) {
-            throw new IllegalArgumentException("heartbeat interval must be positive, got " + heartbeatInterval);
-        }
         this.permits = permits;
-        this.scheduler = Objects.requireNonNull(scheduler);
-        this.heartbeatInterval = heartbeatInterval;
+        this.held = new HeldGrant(scheduler, heartbeatInterval);
         SemaphoreKeys keys = new SemaphoreKeys(subspace);
         this.holders = keys.holders;
         this.beats = keys.beats;
@@ -113,11 +100,7 @@ public final class DistributedSemaphore implements AutoCloseable {
 
     /** {@link #acquire(Duration)} without a time limit. */
     public MutexGrant acquire() throws InterruptedException {
-        try {
-            return acquire(null);
-        } catch (TimeoutException e) {
-            throw new AssertionError("no time limit", e);
-        }
+        return Acquisition.withoutTimeLimit(() -> acquire(null));
     }
 
     /**
@@ -125,16 +108,8 @@ public final class DistributedSemaphore implements AutoCloseable {
      * {@link DistributedMutex#acquire(Duration)}.
      */
     public MutexGrant acquire(Duration timeout) throws InterruptedException, TimeoutException {
-        MutexGrant g = Acquisition.await(db, steps, name, timeout);
-        Heartbeat current = held.get();
-        if (current == null || current.token() != g.token()) {
-            Heartbeat beat = heartbeat(g.token());
-            Heartbeat previous = held.getAndSet(beat);
-            if (previous != null) {
-                previous.stop();
-            }
-            beat.start(scheduler, heartbeatInterval);
-        }
+        MutexGrant g = Acquisition.await(db, this::step, this::abandon, name, timeout);
+        held.granted(g.token(), this::heartbeat);
         return g;
     }
 
@@ -172,11 +147,7 @@ public final class DistributedSemaphore implements AutoCloseable {
                 return Acquisition.Step.owned(ours);
             }
         }
-        if (queue.ticket(tr, name) == null) {
-            queue.enqueue(tr, name);
-            return Acquisition.Step.enqueued(tr.getVersionstamp());
-        }
-        return Acquisition.Step.waiting(tr.watch(queue.ticketKey(name)), positionKnown ? null : queue.position(tr, name));
+        return Acquisition.Step.queueOrWait(tr, queue, name, positionKnown);
     }
 
     /** Gives {@code who} a permit with the next token, in {@code tr}; returns the token. */
@@ -205,31 +176,22 @@ public final class DistributedSemaphore implements AutoCloseable {
      * the head of the queue in the same transaction; a no-op otherwise. Stops the heartbeat.
      */
     public void release() {
-        Heartbeat beat = held.get();
-        if (beat == null) {
-            return;
-        }
-        long token = beat.token();
-        byte[] key = holders.pack(Tuple.from(name));
-        LockTransactions.run(db, tr -> {
-            byte[] value = tr.get(key).join();
-            if (value != null && Tuple.fromBytes(value).getLong(0) == token) {
-                handOn(tr, name);
-            }
-            return null;
-        });
-        beat.stop();
-        held.compareAndSet(beat, null);
+        held.release(db, this::holds, (tr, token) -> handOn(tr, name));
     }
 
     /** Whether the database records this client's last grant as holding a permit (one read). */
     public boolean isHeldByMe() {
-        Heartbeat beat = held.get();
-        if (beat == null) {
-            return false;
-        }
-        byte[] value = db.read(tr -> tr.get(holders.pack(Tuple.from(name))).join());
-        return value != null && Tuple.fromBytes(value).getLong(0) == beat.token();
+        return held.isConfirmed(db, this::holds);
+    }
+
+    /**
+     * Whether this client holds a permit with {@code token}, read serializably in {@code tr}:
+     * a write made in the same transaction commits only if the permit was not released or
+     * taken (by the janitor) before the commit, which fences data kept in this database
+     * exactly, as {@link DistributedMutex#holds} does for the mutex. Does not wait.
+     */
+    public CompletableFuture<Boolean> holds(ReadTransaction tr, long token) {
+        return tr.get(holders.pack(Tuple.from(name))).thenApply(value -> SemaphoreKeys.isGrant(value, token));
     }
 
     /** The holders, by name. */
@@ -253,19 +215,16 @@ public final class DistributedSemaphore implements AutoCloseable {
     /** Stops heartbeating without releasing. */
     @Override
     public void close() {
-        Heartbeat beat = held.getAndSet(null);
-        if (beat != null) {
-            beat.stop();
-        }
+        held.close();
     }
 
     private Heartbeat heartbeat(long token) {
         return new Heartbeat(db, holders.pack(Tuple.from(name)),
-                value -> value != null && Tuple.fromBytes(value).getLong(0) == token, beats.pack(Tuple.from(name)), token);
+                value -> SemaphoreKeys.isGrant(value, token), beats.pack(Tuple.from(name)), token);
     }
 
     /** The heartbeat of the current grant, for tests that beat by hand. */
     Heartbeat heartbeat() {
-        return held.get();
+        return held.heartbeat();
     }
 }

@@ -9,7 +9,8 @@ import com.apple.foundationdb.tuple.Versionstamp;
  * <p>Pass {@link #token()} with every write to the guarded resource; the resource keeps the
  * largest token it has accepted and refuses smaller ones, so an owner that lost the lock while
  * paused cannot overwrite its successor's work. On FoundationDB itself, a write can instead be
- * fenced in its own transaction with {@link DistributedMutex#holds}.
+ * fenced in its own transaction with {@link DistributedMutex#holds} (or
+ * {@link DistributedSemaphore#holds}).
  *
  * @param token    the fencing token, larger than every token granted before on this mutex
  * @param queuedAt the commit versionstamp of the transaction that queued the caller (queue order

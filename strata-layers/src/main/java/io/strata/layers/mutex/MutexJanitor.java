@@ -3,12 +3,12 @@ package io.strata.layers.mutex;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.subspace.Subspace;
 
+import io.strata.layers.mutex.StalenessTracker.Values;
+
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,12 +39,9 @@ import java.util.function.LongSupplier;
 public final class MutexJanitor implements AutoCloseable {
     private final Database db;
     private final MutexState state;
-    private final long staleAfterNanos;
-    private final LongSupplier nanoClock;
-    /** The owner and beat values seen last (null: free or not yet seen) and when they were first seen. Guarded by this. */
-    private Observation seen;
-    private long seenAt;
-    private volatile ScheduledFuture<?> task;
+    /** The owner and beat values seen last, keyed by owner name (none while free). Guarded by this. */
+    private final StalenessTracker<String> tracker;
+    private final JanitorSchedule schedule = new JanitorSchedule();
 
     /**
      * A janitor of the mutex in {@code subspace}.
@@ -56,24 +53,12 @@ public final class MutexJanitor implements AutoCloseable {
     public MutexJanitor(Database db, Subspace subspace, Duration staleAfter, LongSupplier nanoClock) {
         this.db = Objects.requireNonNull(db);
         this.state = new MutexState(subspace);
-        if (staleAfter.isNegative() || staleAfter.isZero()) {
-            throw new IllegalArgumentException("staleAfter must be positive, got " + staleAfter);
-        }
-        this.staleAfterNanos = staleAfter.toNanos();
-        this.nanoClock = Objects.requireNonNull(nanoClock);
+        this.tracker = new StalenessTracker<>(staleAfter, nanoClock);
     }
 
     /** Checks every {@code period} on {@code scheduler} until {@link #close}. */
     public MutexJanitor start(ScheduledExecutorService scheduler, Duration period) {
-        long nanos = period.toNanos();
-        task = scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                check();
-            } catch (RuntimeException e) {
-                // A failed check (database closing, non-retryable error) is skipped; the next
-                // one starts over. Throwing here would cancel the schedule silently.
-            }
-        }, nanos, nanos, TimeUnit.NANOSECONDS);
+        schedule.start(scheduler, period, this::check);
         return this;
     }
 
@@ -84,25 +69,14 @@ public final class MutexJanitor implements AutoCloseable {
      * @return the client the lock was taken from, or null when nothing was done
      */
     public synchronized String check() {
-        Observation now = db.read(tr -> new Observation(tr.get(state.ownerKey()).join(), tr.get(state.beatKey()).join()));
-        long clock = nanoClock.getAsLong();
-        MutexOwner owner = MutexState.decodeOwner(now.owner);
-        if (MutexState.isFree(owner)) {
-            seen = null;
+        Values now = db.read(tr -> new Values(tr.get(state.ownerKey()).join(), tr.get(state.beatKey()).join()));
+        MutexOwner owner = MutexState.decodeOwner(now.grant());
+        Values stale = tracker.observe(MutexState.isFree(owner) ? Map.of() : Map.of(owner.name(), now)).get(owner.name());
+        if (stale == null) {
             return null;
         }
-        if (!now.equals(seen)) {
-            seen = now;
-            seenAt = clock;
-            return null;
-        }
-        if (clock - seenAt < staleAfterNanos) {
-            return null;
-        }
-        Observation stale = seen;
-        seen = null;
         boolean handedOn = LockTransactions.run(db, tr -> {
-            Observation current = new Observation(tr.get(state.ownerKey()).join(), tr.get(state.beatKey()).join());
+            Values current = new Values(tr.get(state.ownerKey()).join(), tr.get(state.beatKey()).join());
             if (!current.equals(stale)) {
                 return false;
             }
@@ -114,22 +88,6 @@ public final class MutexJanitor implements AutoCloseable {
 
     @Override
     public void close() {
-        ScheduledFuture<?> t = task;
-        if (t != null) {
-            t.cancel(false);
-        }
-    }
-
-    /** Raw owner and beat values; compared byte for byte, never interpreted as times. */
-    private record Observation(byte[] owner, byte[] beat) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Observation other && Arrays.equals(owner, other.owner) && Arrays.equals(beat, other.beat);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Arrays.hashCode(owner) + Arrays.hashCode(beat);
-        }
+        schedule.stop();
     }
 }

@@ -5,16 +5,15 @@ import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 
+import io.strata.layers.mutex.StalenessTracker.Values;
+
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,32 +26,19 @@ import java.util.function.LongSupplier;
 public final class SemaphoreJanitor implements AutoCloseable {
     private final Database db;
     private final SemaphoreKeys keys;
-    private final long staleAfterNanos;
-    private final LongSupplier nanoClock;
-    /** Per holder name: the values seen last and when they were first seen. Guarded by this. */
-    private final Map<String, Seen> seen = new HashMap<>();
-    private volatile ScheduledFuture<?> task;
+    /** Per holder name: the holder and beat values seen last. Guarded by this. */
+    private final StalenessTracker<String> tracker;
+    private final JanitorSchedule schedule = new JanitorSchedule();
 
     public SemaphoreJanitor(Database db, Subspace subspace, Duration staleAfter, LongSupplier nanoClock) {
         this.db = Objects.requireNonNull(db);
         this.keys = new SemaphoreKeys(subspace);
-        if (staleAfter.isNegative() || staleAfter.isZero()) {
-            throw new IllegalArgumentException("staleAfter must be positive, got " + staleAfter);
-        }
-        this.staleAfterNanos = staleAfter.toNanos();
-        this.nanoClock = Objects.requireNonNull(nanoClock);
+        this.tracker = new StalenessTracker<>(staleAfter, nanoClock);
     }
 
     /** Checks every {@code period} on {@code scheduler} until {@link #close}. */
     public SemaphoreJanitor start(ScheduledExecutorService scheduler, Duration period) {
-        long nanos = period.toNanos();
-        task = scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                check();
-            } catch (RuntimeException e) {
-                // skipped; the next check starts over (throwing would cancel the schedule)
-            }
-        }, nanos, nanos, TimeUnit.NANOSECONDS);
+        schedule.start(scheduler, period, this::check);
         return this;
     }
 
@@ -71,20 +57,10 @@ public final class SemaphoreJanitor implements AutoCloseable {
             }
             return m;
         });
-        long clock = nanoClock.getAsLong();
-        seen.keySet().retainAll(now.keySet());
-        List<String> stale = new ArrayList<>();
-        for (Map.Entry<String, Values> e : now.entrySet()) {
-            Seen s = seen.get(e.getKey());
-            if (s == null || !s.values.equals(e.getValue())) {
-                seen.put(e.getKey(), new Seen(e.getValue(), clock));
-            } else if (clock - s.at >= staleAfterNanos) {
-                stale.add(e.getKey());
-            }
-        }
         List<String> taken = new ArrayList<>();
-        for (String who : stale) {
-            Values expected = seen.remove(who).values;
+        for (Map.Entry<String, Values> stale : tracker.observe(now).entrySet()) {
+            String who = stale.getKey();
+            Values expected = stale.getValue();
             boolean done = LockTransactions.run(db, tr -> {
                 Values current = new Values(tr.get(keys.holders.pack(Tuple.from(who))).join(),
                         tr.get(keys.beats.pack(Tuple.from(who))).join());
@@ -103,24 +79,6 @@ public final class SemaphoreJanitor implements AutoCloseable {
 
     @Override
     public void close() {
-        ScheduledFuture<?> t = task;
-        if (t != null) {
-            t.cancel(false);
-        }
-    }
-
-    private record Seen(Values values, long at) {}
-
-    /** Raw holder and beat values; compared byte for byte, never interpreted as times. */
-    private record Values(byte[] holder, byte[] beat) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Values other && Arrays.equals(holder, other.holder) && Arrays.equals(beat, other.beat);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * Arrays.hashCode(holder) + Arrays.hashCode(beat);
-        }
+        schedule.stop();
     }
 }

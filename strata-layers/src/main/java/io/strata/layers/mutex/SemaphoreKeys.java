@@ -22,6 +22,11 @@ final class SemaphoreKeys {
         this.queue = new WaitQueue(subspace);
     }
 
+    /** Whether {@code value}, a holder key's value (null: absent), is the grant with {@code token}. */
+    static boolean isGrant(byte[] value, long token) {
+        return value != null && Tuple.fromBytes(value).getLong(0) == token;
+    }
+
     /** Gives {@code who} a permit with the next token: reads and bumps {@code ("last")} serializably. */
     static long grant(Transaction tr, Subspace holders, byte[] lastKey, String who) {
         byte[] last = tr.get(lastKey).join();

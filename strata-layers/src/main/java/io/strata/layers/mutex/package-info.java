@@ -8,7 +8,9 @@
  * {@link io.strata.layers.mutex.DistributedSemaphore} and
  * {@link io.strata.layers.mutex.SemaphoreJanitor} are the same for N holders. Package-private:
  * the queue ({@code WaitQueue}), the waiting loop ({@code Acquisition}), heartbeats
- * ({@code Heartbeat}) and the key layouts ({@code MutexState}, {@code SemaphoreKeys}).
+ * ({@code Heartbeat}) and a client's current grant ({@code HeldGrant}), the janitors'
+ * staleness test and schedule ({@code StalenessTracker}, {@code JanitorSchedule}), and the key
+ * layouts ({@code MutexState}, {@code SemaphoreKeys}).
  *
  * <p>Key layouts, under the subspace of one lock:
  * <pre>

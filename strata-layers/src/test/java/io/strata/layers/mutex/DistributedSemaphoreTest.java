@@ -1,6 +1,7 @@
 package io.strata.layers.mutex;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
 import io.strata.engine.fault.FaultPolicy;
 import org.junit.jupiter.api.AfterEach;
@@ -39,16 +40,6 @@ class DistributedSemaphoreTest {
         return new DistributedSemaphore(db, LOCK, name, permits, t.scheduler, MANUAL);
     }
 
-    private CompletableFuture<MutexGrant> acquireAsync(DistributedSemaphore s) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return s.acquire(Duration.ofSeconds(30));
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        }, t.threads);
-    }
-
     @Test
     void twoPermitsTwoHoldersThenTheQueueInFifoOrder() throws Exception {
         DistributedSemaphore a = client(t.db, "a", 2);
@@ -57,10 +48,8 @@ class DistributedSemaphoreTest {
         DistributedSemaphore d = client(t.db, "d", 2);
         assertThat(a.acquire().token()).isEqualTo(1);
         assertThat(b.acquire().token()).isEqualTo(2);
-        CompletableFuture<MutexGrant> cGrant = acquireAsync(c);
-        MutexTestSupport.awaitTrue(() -> a.queue().equals(List.of("c")), "c queued");
-        CompletableFuture<MutexGrant> dGrant = acquireAsync(d);
-        MutexTestSupport.awaitTrue(() -> a.queue().equals(List.of("c", "d")), "d queued");
+        CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "c");
+        CompletableFuture<MutexGrant> dGrant = t.acquireQueued(d, "c", "d");
 
         b.release();
         assertThat(a.holders()).as("handed on in release's transaction")
@@ -94,8 +83,7 @@ class DistributedSemaphoreTest {
         DistributedSemaphore c = client(t.db, "c", 2);
         a.acquire();
         b.acquire();
-        CompletableFuture<MutexGrant> cGrant = acquireAsync(c);
-        MutexTestSupport.awaitTrue(() -> a.queue().equals(List.of("c")), "c queued");
+        CompletableFuture<MutexGrant> cGrant = t.acquireQueued(c, "c");
 
         assertThat(janitor.check()).isEmpty();
         clock.advance(Duration.ofSeconds(5));
@@ -108,6 +96,44 @@ class DistributedSemaphoreTest {
         assertThat(a.heartbeat().beat().join()).as("a's late beat").isFalse();
         assertThat(b.isHeldByMe()).isTrue();
         assertThat(a.holders()).extracting(MutexOwner::name).containsExactly("b", "c");
+    }
+
+    /**
+     * The holder key read by {@code holds} fences a write in the same transaction against the
+     * client's own permit only: another holder's release does not abort it, but a release and
+     * a new grant to the same client do.
+     */
+    @Test
+    void holdsFencesAWriteAgainstTheClientsOwnPermit() throws Exception {
+        DistributedSemaphore a = client(t.db, "a", 2);
+        DistributedSemaphore b = client(t.db, "b", 2);
+        long token = a.acquire().token();
+        b.acquire();
+        byte[] data = "data".getBytes();
+
+        Transaction kept = t.db.createTransaction();
+        assertThat(a.holds(kept, token).join()).isTrue();
+        kept.set(data, "first".getBytes());
+        b.release();
+        kept.commit().join();
+        kept.close();
+
+        Transaction fenced = t.db.createTransaction();
+        assertThat(a.holds(fenced, token).join()).isTrue();
+        fenced.set(data, "second".getBytes());
+        a.release();
+        long again = a.acquire().token();
+        MutexTestSupport.assertConflicts(fenced);
+
+        assertThat(holds(a, token)).as("the old grant").isFalse();
+        assertThat(holds(a, again)).isTrue();
+        assertThat(holds(b, again)).as("another client's token").isFalse();
+        byte[] written = t.db.run(tr -> tr.get(data).join());
+        assertThat(written).isEqualTo("first".getBytes());
+    }
+
+    private boolean holds(DistributedSemaphore s, long token) {
+        return t.db.run(tr -> s.holds(tr, token).join());
     }
 
     /**

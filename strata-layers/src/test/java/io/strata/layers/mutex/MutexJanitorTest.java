@@ -5,7 +5,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -36,11 +35,9 @@ class MutexJanitorTest {
 
     @Test
     void handsOnOnlyOnceTheHeartbeatWasUnchangedForTheWholeTimeout() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
 
         assertThat(janitor.check()).isNull(); // first sight: the timer starts
         clock.advance(STALE.minusNanos(1));
@@ -58,8 +55,7 @@ class MutexJanitorTest {
 
     @Test
     void aHeartbeatRestartsTheTimer() throws Exception {
-        DistributedMutex a = t.client("a");
-        a.acquire();
+        DistributedMutex a = t.holding("a");
         assertThat(janitor.check()).isNull();
         clock.advance(STALE.minusSeconds(1));
         assertThat(a.heartbeat().beat().join()).isTrue();
@@ -75,9 +71,8 @@ class MutexJanitorTest {
 
     @Test
     void aStaleObservationIsNotActedOnWhenTheOwnerChangedMeanwhile() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
         assertThat(janitor.check()).isNull();
         a.release();
         b.acquire();
@@ -88,11 +83,9 @@ class MutexJanitorTest {
 
     @Test
     void theLostOwnersHeartbeatStopsAndCannotResurrectTheLock() throws Exception {
-        DistributedMutex a = t.client("a");
+        DistributedMutex a = t.holding("a");
         DistributedMutex b = t.client("b");
-        a.acquire();
-        CompletableFuture<MutexGrant> bGrant = t.acquireAsync(b);
-        t.awaitQueue(a, List.of("b"));
+        CompletableFuture<MutexGrant> bGrant = t.acquireQueued(b, "b");
         janitor.check();
         clock.advance(STALE);
         assertThat(janitor.check()).isEqualTo("a");
