@@ -1,12 +1,12 @@
 package io.strata.bench.allocation;
 
+import io.strata.bench.report.ChartLines;
+import io.strata.bench.report.CsvLog;
+import io.strata.bench.report.SvgLineChart;
+
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -77,22 +77,17 @@ public final class AllocationScenario {
      * row by row to {@code outDir}, and the three charts at the end.
      */
     public List<AllocationResult> run(Path outDir, Consumer<AllocationResult> onCell) throws IOException {
-        Files.createDirectories(outDir);
-        List<AllocationResult> all = new ArrayList<>();
-        try (Writer csv = Files.newBufferedWriter(outDir.resolve(CSV_FILE), StandardCharsets.UTF_8)) {
-            csv.write(CSV_HEADER + "\n");
+        List<AllocationResult> all;
+        try (CsvLog<AllocationResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, AllocationScenario::csvLine, onCell)) {
             for (DatabaseTarget target : targets) {
                 for (String allocator : allocators) {
                     for (int c : concurrency) {
                         System.gc(); // the previous cell's garbage is not this cell's cost
-                        AllocationResult r = AllocationRunner.run(target, allocator, registry.get(allocator), c, warmup, measure);
-                        all.add(r);
-                        csv.write(csvLine(r) + "\n");
-                        csv.flush();
-                        onCell.accept(r);
+                        log.add(AllocationRunner.run(target, allocator, registry.get(allocator), c, warmup, measure));
                     }
                 }
             }
+            all = log.results();
         }
         writeCharts(outDir, all);
         return all;
@@ -114,22 +109,7 @@ public final class AllocationScenario {
     }
 
     private static List<SvgLineChart.Panel> panels(List<AllocationResult> results, ToDoubleFunction<AllocationResult> metric) {
-        List<String> settings = results.stream().map(AllocationResult::latencySetting).distinct().toList();
-        List<SvgLineChart.Panel> panels = new ArrayList<>();
-        for (String setting : settings) {
-            List<SvgLineChart.Series> series = new ArrayList<>();
-            List<String> names = results.stream().filter(r -> r.latencySetting().equals(setting))
-                    .map(AllocationResult::allocator).distinct().toList();
-            for (String name : names) {
-                List<AllocationResult> line = results.stream()
-                        .filter(r -> r.latencySetting().equals(setting) && r.allocator().equals(name))
-                        .sorted((a, b) -> Integer.compare(a.concurrency(), b.concurrency())).toList();
-                double[] x = line.stream().mapToDouble(AllocationResult::concurrency).toArray();
-                double[] y = line.stream().mapToDouble(metric).toArray();
-                series.add(new SvgLineChart.Series(name, x, y));
-            }
-            panels.add(new SvgLineChart.Panel("latency: " + setting, series));
-        }
-        return panels;
+        return ChartLines.panels(results, AllocationResult::latencySetting, setting -> "latency: " + setting,
+                AllocationResult::allocator, AllocationResult::concurrency, metric);
     }
 }

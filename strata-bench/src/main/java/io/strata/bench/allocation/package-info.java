@@ -7,7 +7,7 @@
  *
  * <p>{@link io.strata.bench.allocation.AllocatorRegistry} names the contenders;
  * {@link io.strata.bench.allocation.AllocationScenario} runs the cells and writes the CSV
- * and the charts ({@link io.strata.bench.allocation.SvgLineChart}). Depends on fdb-java's
+ * and the charts ({@link io.strata.bench.report.SvgLineChart}). Depends on fdb-java's
  * interfaces, strata-layers and the engine's public entry points; never on
  * {@code com.apple.foundationdb.FDB}: a real cluster is opened by the caller and handed in
  * as a {@link io.strata.bench.allocation.DatabaseTarget}.

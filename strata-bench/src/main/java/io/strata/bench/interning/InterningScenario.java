@@ -1,15 +1,13 @@
 package io.strata.bench.interning;
 
-import io.strata.bench.allocation.SvgLineChart;
+import io.strata.bench.report.ChartLines;
+import io.strata.bench.report.CsvLog;
+import io.strata.bench.report.SvgLineChart;
 import io.strata.engine.fault.LatencyModel;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -101,25 +99,20 @@ public final class InterningScenario {
 
     /** Runs every cell, handing each result to {@code onCell}; writes the CSV row by row, the charts at the end. */
     public List<InterningResult> run(Path outDir, Consumer<InterningResult> onCell) throws IOException {
-        Files.createDirectories(outDir);
-        List<InterningResult> all = new ArrayList<>();
-        try (Writer csv = Files.newBufferedWriter(outDir.resolve(CSV_FILE), StandardCharsets.UTF_8)) {
-            csv.write(CSV_HEADER + "\n");
+        List<InterningResult> all;
+        try (CsvLog<InterningResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, InterningScenario::csvLine, onCell)) {
             for (String latency : latencies) {
                 for (String allocator : allocators) {
                     for (int b : batches) {
                         for (int c : concurrency) {
                             System.gc(); // the previous cell's garbage is not this cell's cost
-                            InterningResult r = InterningRunner.run(allocator, registry.get(allocator), cacheCapacity, b, c,
-                                    latency(latency), latency, warmup, measure);
-                            all.add(r);
-                            csv.write(csvLine(r) + "\n");
-                            csv.flush();
-                            onCell.accept(r);
+                            log.add(InterningRunner.run(allocator, registry.get(allocator), cacheCapacity, b, c,
+                                    latency(latency), latency, warmup, measure));
                         }
                     }
                 }
             }
+            all = log.results();
         }
         writeCharts(outDir, all);
         return all;
@@ -149,18 +142,7 @@ public final class InterningScenario {
     }
 
     private static List<SvgLineChart.Panel> panels(List<InterningResult> results, ToDoubleFunction<InterningResult> metric) {
-        List<SvgLineChart.Panel> panels = new ArrayList<>();
-        for (int batch : results.stream().map(InterningResult::batch).distinct().toList()) {
-            List<SvgLineChart.Series> series = new ArrayList<>();
-            for (String name : results.stream().filter(r -> r.batch() == batch).map(InterningResult::allocator).distinct().toList()) {
-                List<InterningResult> line = results.stream()
-                        .filter(r -> r.batch() == batch && r.allocator().equals(name))
-                        .sorted((a, b) -> Integer.compare(a.concurrency(), b.concurrency())).toList();
-                series.add(new SvgLineChart.Series(name, line.stream().mapToDouble(InterningResult::concurrency).toArray(),
-                        line.stream().mapToDouble(metric).toArray()));
-            }
-            panels.add(new SvgLineChart.Panel("batch " + batch, series));
-        }
-        return panels;
+        return ChartLines.panels(results, InterningResult::batch, batch -> "batch " + batch, InterningResult::allocator,
+                InterningResult::concurrency, metric);
     }
 }

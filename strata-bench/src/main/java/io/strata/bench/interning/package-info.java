@@ -6,7 +6,7 @@
  * <p>{@link io.strata.bench.interning.InternerRegistry} names the contenders;
  * {@link io.strata.bench.interning.InterningScenario} runs the cells
  * ({@link io.strata.bench.interning.InterningRunner}) and writes the CSV and charts with
- * {@link io.strata.bench.allocation.SvgLineChart}. Depends on fdb-java's interfaces,
+ * {@link io.strata.bench.report.SvgLineChart}. Depends on fdb-java's interfaces,
  * strata-layers and the engine's public entry point.
  */
 package io.strata.bench.interning;

@@ -1,14 +1,12 @@
 package io.strata.bench.mutex;
 
-import io.strata.bench.allocation.SvgLineChart;
+import io.strata.bench.report.ChartLines;
+import io.strata.bench.report.CsvLog;
+import io.strata.bench.report.SvgLineChart;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -51,18 +49,13 @@ public final class MutexScenario {
 
     /** Runs every cell, hands each result to {@code onCell}, writes the CSV row by row and the charts at the end. */
     public List<MutexResult> run(Path outDir, Consumer<MutexResult> onCell) throws IOException {
-        Files.createDirectories(outDir);
-        List<MutexResult> all = new ArrayList<>();
-        try (Writer csv = Files.newBufferedWriter(outDir.resolve(CSV_FILE), StandardCharsets.UTF_8)) {
-            csv.write(CSV_HEADER + "\n");
+        List<MutexResult> all;
+        try (CsvLog<MutexResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, MutexScenario::csvLine, onCell)) {
             for (int c : contenders) {
                 System.gc(); // the previous cell's garbage is not this cell's cost
-                MutexResult r = MutexRunner.run(c, warmup, measure);
-                all.add(r);
-                csv.write(csvLine(r) + "\n");
-                csv.flush();
-                onCell.accept(r);
+                log.add(MutexRunner.run(c, warmup, measure));
             }
+            all = log.results();
         }
         writeCharts(outDir, all);
         return all;
@@ -75,20 +68,18 @@ public final class MutexScenario {
 
     /** Writes the two charts of {@code results} to {@code outDir}. */
     public static void writeCharts(Path outDir, List<MutexResult> results) throws IOException {
-        List<MutexResult> sorted = results.stream().sorted((a, b) -> Integer.compare(a.contenders(), b.contenders())).toList();
         SvgLineChart.write(outDir.resolve(THROUGHPUT_SVG), "Mutex acquisitions per second",
                 "contenders (client threads)", "acquisitions/s",
-                List.of(new SvgLineChart.Panel("embedded engine", List.of(series("acquisitions/s", sorted,
+                List.of(new SvgLineChart.Panel("embedded engine", List.of(series("acquisitions/s", results,
                         MutexResult::acquisitionsPerSecond)))));
         SvgLineChart.write(outDir.resolve(HANDOFF_SVG), "Mutex hand-off latency",
                 "contenders (client threads)", "hand-off (ms)",
                 List.of(new SvgLineChart.Panel("embedded engine", List.of(
-                        series("p50", sorted, MutexResult::handoffP50Millis),
-                        series("p99", sorted, MutexResult::handoffP99Millis)))));
+                        series("p50", results, MutexResult::handoffP50Millis),
+                        series("p99", results, MutexResult::handoffP99Millis)))));
     }
 
-    private static SvgLineChart.Series series(String name, List<MutexResult> sorted, ToDoubleFunction<MutexResult> metric) {
-        return new SvgLineChart.Series(name, sorted.stream().mapToDouble(MutexResult::contenders).toArray(),
-                sorted.stream().mapToDouble(metric).toArray());
+    private static SvgLineChart.Series series(String name, List<MutexResult> results, ToDoubleFunction<MutexResult> metric) {
+        return ChartLines.line(name, results, MutexResult::contenders, metric);
     }
 }

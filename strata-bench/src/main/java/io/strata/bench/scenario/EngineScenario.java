@@ -1,11 +1,9 @@
 package io.strata.bench.scenario;
 
 import io.strata.bench.data.Dataset;
+import io.strata.bench.report.CsvLog;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,10 +60,7 @@ public final class EngineScenario {
      * and writes them all to {@code outDir/engine.csv}.
      */
     public List<RunResult> run(Path outDir, Consumer<List<RunResult>> onRow) throws IOException {
-        Files.createDirectories(outDir);
-        List<RunResult> all = new ArrayList<>();
-        try (Writer csv = Files.newBufferedWriter(outDir.resolve(CSV_FILE), StandardCharsets.UTF_8)) {
-            csv.write(CSV_HEADER + "\n");
+        try (CsvLog<RunResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, this::csvLine, r -> { })) {
             for (Workload workload : workloads) {
                 for (int clients : clientCounts) {
                     List<RunResult> row = new ArrayList<>();
@@ -73,15 +68,13 @@ public final class EngineScenario {
                         System.gc(); // garbage of the previous cell is not this cell's cost
                         RunResult r = ScenarioRunner.run(engine, workload, clients, data, warmup, measure);
                         row.add(r);
-                        csv.write(csvLine(r) + "\n");
-                        csv.flush();
+                        log.add(r);
                     }
-                    all.addAll(row);
                     onRow.accept(row);
                 }
             }
+            return log.results();
         }
-        return all;
     }
 
     private String csvLine(RunResult r) {

@@ -4,22 +4,22 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.Strata;
-import io.strata.bench.allocation.SvgLineChart;
+import io.strata.bench.report.ChartLines;
+import io.strata.bench.report.CsvLog;
+import io.strata.bench.report.SvgLineChart;
 import io.strata.layers.set.RoaringSet;
 import io.strata.layers.set.SetAlgebra;
 import io.strata.layers.set.SetOperation;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
@@ -98,26 +98,17 @@ public final class SetsScenario {
 
     /** Runs every cell, handing each row to {@code onRow} and the CSV as it is measured; then the charts. */
     public List<SetsResult> run(Path outDir, Consumer<SetsResult> onRow) throws IOException {
-        Files.createDirectories(outDir);
-        List<SetsResult> all = new ArrayList<>();
-        try (Writer csv = Files.newBufferedWriter(outDir.resolve(CSV_FILE), StandardCharsets.UTF_8)) {
-            csv.write(CSV_HEADER + "\n");
-            Consumer<SetsResult> emit = r -> {
-                all.add(r);
-                try {
-                    csv.write(csvLine(r) + "\n");
-                    csv.flush();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-                onRow.accept(r);
-            };
+        List<SetsResult> all;
+        try (CsvLog<SetsResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, SetsScenario::csvLine, onRow)) {
             for (SetShape shape : shapes) {
                 for (int n : sizes) {
-                    emit.accept(measureAdd(shape, n));
-                    measureAlgebra(shape, n).forEach(emit);
+                    log.add(measureAdd(shape, n));
+                    for (SetsResult r : measureAlgebra(shape, n)) {
+                        log.add(r);
+                    }
                 }
             }
+            all = log.results();
         }
         writeCharts(outDir, all);
         return all;
@@ -220,14 +211,9 @@ public final class SetsScenario {
                 "members loaded", "members added per second", List.of(new SvgLineChart.Panel("add", add)));
     }
 
-    private static java.util.Optional<SvgLineChart.Series> series(List<SetsResult> results, String operation, String label,
-                                                                  ToDoubleFunction<SetsResult> metric) {
-        List<SetsResult> line = results.stream().filter(r -> r.operation().equals(operation))
-                .sorted((x, y) -> Integer.compare(x.members(), y.members())).toList();
-        if (line.isEmpty()) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(new SvgLineChart.Series(label,
-                line.stream().mapToDouble(SetsResult::members).toArray(), line.stream().mapToDouble(metric).toArray()));
+    private static Optional<SvgLineChart.Series> series(List<SetsResult> results, String operation, String label,
+                                                        ToDoubleFunction<SetsResult> metric) {
+        List<SetsResult> line = results.stream().filter(r -> r.operation().equals(operation)).toList();
+        return line.isEmpty() ? Optional.empty() : Optional.of(ChartLines.line(label, line, SetsResult::members, metric));
     }
 }

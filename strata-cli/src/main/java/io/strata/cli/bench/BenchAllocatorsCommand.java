@@ -8,11 +8,11 @@ import io.strata.bench.allocation.DatabaseTarget;
 import io.strata.engine.fault.LatencyModel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,13 +45,8 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
             defaultValue = "1,2,5,10,20,50", description = "Client threads per cell (default: ${DEFAULT-VALUE}).")
     List<Integer> concurrency;
 
-    @Option(names = "--seconds", paramLabel = "N", defaultValue = "5",
-            description = "Measured seconds per cell (default: ${DEFAULT-VALUE}).")
-    double seconds;
-
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
-            description = "Warm-up seconds per cell, not measured (default: ${DEFAULT-VALUE}).")
-    double warmup;
+    @Mixin
+    CellTiming timing;
 
     @Option(names = "--latency", paramLabel = "L[,L...]", hideParamSyntax = true, split = ",", defaultValue = "none,cluster",
             description = "Engine latency settings: none, cluster (default: ${DEFAULT-VALUE}); ignored with --cluster-file.")
@@ -61,9 +56,8 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
             description = "Allocators to compare (default: every registered one, now ${DEFAULT-VALUE}).")
     List<String> allocators = new ArrayList<>(AllocatorRegistry.standard().names());
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
-            description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutputOption output;
 
     @Option(names = "--cluster-file", paramLabel = "PATH",
             description = "Run on the FoundationDB cluster of this cluster file instead of the engine "
@@ -96,9 +90,8 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
             }
         }
         try {
-            o.printf("strata bench allocators: %s; concurrency %s; %s s warm-up + %s s measured per cell; %d cores, Java %s%n",
-                    String.join(",", allocators), concurrency, warmup, seconds,
-                    Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+            o.printf("strata bench allocators: %s; concurrency %s; %s s warm-up + %s s measured per cell; %s%n",
+                    String.join(",", allocators), concurrency, timing.warmup, timing.seconds, BenchConsole.machine());
             o.println(clusterFile != null ? "on the cluster of " + clusterFile + ", each cell in a fresh subspace cleared afterwards."
                     : "each cell on a fresh in-memory engine; cluster latency = 1 ms read version, 1 ms per read, 4 ms commit.");
             o.println();
@@ -106,12 +99,10 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
                     "allocator", "latency", "concurrency", "allocations/s", "avg ms", "max ms", "conflicts");
             o.flush();
             AllocationScenario scenario = new AllocationScenario(registry, allocators, targets, concurrency,
-                    Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)));
-            List<AllocationResult> results = scenario.run(out, r -> row(o, r));
-            o.println();
-            o.println("wrote " + out.resolve(AllocationScenario.CSV_FILE) + ", " + AllocationScenario.THROUGHPUT_SVG + ", "
-                    + AllocationScenario.LATENCY_SVG + ", " + AllocationScenario.CONFLICTS_SVG);
-            o.flush();
+                    timing.warmupDuration(), timing.measureDuration());
+            List<AllocationResult> results = scenario.run(output.out, r -> row(o, r));
+            BenchConsole.wrote(o, output.out.resolve(AllocationScenario.CSV_FILE) + ", " + AllocationScenario.THROUGHPUT_SVG
+                    + ", " + AllocationScenario.LATENCY_SVG + ", " + AllocationScenario.CONFLICTS_SVG);
             return results.stream().anyMatch(r -> r.errors() > 0) ? 1 : 0;
         } finally {
             if (cluster != null) {
@@ -128,24 +119,12 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
     }
 
     private void validate(AllocatorRegistry registry) {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
-        }
-        if (concurrency.isEmpty() || concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 4096");
-        }
-        for (String l : latency) {
-            if (!l.equals("none") && !l.equals("cluster")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown latency: " + l + " [none, cluster]");
-            }
-        }
+        timing.validate(spec);
+        BenchArgs.requireCounts(spec, concurrency, 4096, "--concurrency must be between 1 and 4096");
+        BenchArgs.requireLatencies(spec, latency);
         if (allocators.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no allocators to run");
+            throw BenchArgs.usage(spec, "no allocators to run");
         }
-        for (String a : allocators) {
-            if (!registry.names().contains(a)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown allocator: " + a + " " + registry.names());
-            }
-        }
+        BenchArgs.requireKnown(spec, allocators, registry.names(), "allocator");
     }
 }

@@ -11,7 +11,6 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -71,48 +70,31 @@ public final class BenchEngineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        validate();
-        List<Workload> selected = workloads.stream().map(Workload::of).toList();
+        List<Workload> selected = validate();
         PrintWriter o = spec.commandLine().getOut();
         EngineTable table = new EngineTable(o, engines);
-        o.printf("strata bench engine: %,d keys of 16 B with %d B values; %s s warm-up + %s s measured per cell; "
-                        + "%d cores, Java %s%n", keys, valueBytes, warmup, seconds,
-                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        o.printf("strata bench engine: %,d keys of 16 B with %d B values; %s s warm-up + %s s measured per cell; %s%n",
+                keys, valueBytes, warmup, seconds, BenchConsole.machine());
         o.println("rocksdb = OptimisticTransactionDB, WAL disabled, sync=false, defaults otherwise; strata = in memory, no latency model.");
         o.println("durable: strata-fsync = Strata.open, fsync per batch; strata-os = OS-buffered log; rocksdb-sync = WAL on, sync=true.");
         o.println();
         table.header();
         o.flush();
         EngineScenario scenario = new EngineScenario(selected, engines, clients, keys, valueBytes,
-                Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)));
+                BenchArgs.duration(warmup), BenchArgs.duration(seconds));
         List<RunResult> results = scenario.run(out, table::row);
-        o.println();
-        o.println("wrote " + out.resolve(EngineScenario.CSV_FILE));
-        o.flush();
+        BenchConsole.wrote(o, out.resolve(EngineScenario.CSV_FILE).toString());
         return results.stream().anyMatch(r -> r.errors() > 0) ? 1 : 0;
     }
 
-    private void validate() {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
-        }
-        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--clients must be between 1 and 4096");
-        }
-        for (String e : engines) {
-            if (!KvPeer.NAMES.contains(e)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown engine: " + e + " " + KvPeer.NAMES);
-            }
-        }
-        for (String w : workloads) {
-            try {
-                Workload.of(w);
-            } catch (IllegalArgumentException ex) {
-                throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
-            }
-        }
+    private List<Workload> validate() {
+        BenchArgs.requireTiming(spec, seconds, warmup);
+        BenchArgs.requireCounts(spec, clients, 4096, "--clients must be between 1 and 4096");
+        BenchArgs.requireKnown(spec, engines, KvPeer.NAMES, "engine");
+        List<Workload> selected = BenchArgs.parseEach(spec, workloads, Workload::of);
         if (keys < 1 || valueBytes < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--keys must be >= 1 and --value-bytes >= 0");
+            throw BenchArgs.usage(spec, "--keys must be >= 1 and --value-bytes >= 0");
         }
+        return selected;
     }
 }

@@ -5,11 +5,10 @@ import io.strata.bench.interning.InterningResult;
 import io.strata.bench.interning.InterningScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -66,9 +65,8 @@ public final class BenchInterningCommand implements Callable<Integer> {
                     + " rows get @cluster) (default: ${DEFAULT-VALUE}).")
     List<String> latency;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
-            description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutputOption output;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -79,8 +77,7 @@ public final class BenchInterningCommand implements Callable<Integer> {
         validate(registry);
         PrintWriter o = spec.commandLine().getOut();
         o.printf("strata bench interning: %s; batch %s; concurrency %s; %s s warm-up + %s s measured per phase; cache %d;"
-                        + " %d cores, Java %s%n", String.join(",", allocators), batch, concurrency, warmup, seconds, cache,
-                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+                + " %s%n", String.join(",", allocators), batch, concurrency, warmup, seconds, cache, BenchConsole.machine());
         o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency)
                 + "); lookups = findAll of known strings on the database.");
         o.println();
@@ -88,12 +85,10 @@ public final class BenchInterningCommand implements Callable<Integer> {
                 "conflicts/str");
         o.flush();
         InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache, latency,
-                Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)));
-        List<InterningResult> results = scenario.run(out, r -> row(o, r));
-        o.println();
-        o.println("wrote " + out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
+                BenchArgs.duration(warmup), BenchArgs.duration(seconds));
+        List<InterningResult> results = scenario.run(output.out, r -> row(o, r));
+        BenchConsole.wrote(o, output.out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
                 + InterningScenario.LOOKUPS_SVG + ", " + InterningScenario.CONFLICTS_SVG);
-        o.flush();
         return results.stream().anyMatch(r -> r.suspect() > 0) ? 1 : 0;
     }
 
@@ -107,35 +102,21 @@ public final class BenchInterningCommand implements Callable<Integer> {
     }
 
     private void validate(InternerRegistry registry) {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
-        }
-        if (concurrency.isEmpty() || concurrency.stream().anyMatch(c -> c < 1 || c > 4096)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 4096");
-        }
-        if (batch.isEmpty() || batch.stream().anyMatch(b -> b < 1 || b > 100_000)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be between 1 and 100000");
-        }
-        for (String l : latency) {
-            if (!l.equals("none") && !l.equals("cluster")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown latency: " + l + " [none, cluster]");
-            }
-        }
+        BenchArgs.requireTiming(spec, seconds, warmup);
+        BenchArgs.requireCounts(spec, concurrency, 4096, "--concurrency must be between 1 and 4096");
+        BenchArgs.requireCounts(spec, batch, 100_000, "--batch must be between 1 and 100000");
+        BenchArgs.requireLatencies(spec, latency);
         if (cache < 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--cache must be 0 (none) or positive");
+            throw BenchArgs.usage(spec, "--cache must be 0 (none) or positive");
         }
         if (allocators.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no allocators to run");
+            throw BenchArgs.usage(spec, "no allocators to run");
         }
-        for (String a : allocators) {
-            if (!registry.names().contains(a)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown allocator: " + a + " " + registry.names());
-            }
-        }
+        BenchArgs.requireKnown(spec, allocators, registry.names(), "allocator");
         for (String a : allocators) {
             int limit = registry.maxBatch(a);
             if (batch.stream().anyMatch(b -> b > limit)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--batch above " + limit
+                throw BenchArgs.usage(spec, "--batch above " + limit
                         + " is not possible with " + a + " (" + limit + " new strings per transaction)");
             }
         }

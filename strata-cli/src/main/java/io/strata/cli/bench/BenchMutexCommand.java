@@ -4,11 +4,10 @@ import io.strata.bench.mutex.MutexResult;
 import io.strata.bench.mutex.MutexScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -32,17 +31,11 @@ public final class BenchMutexCommand implements Callable<Integer> {
             defaultValue = "2,16,64", description = "Client threads per cell (default: ${DEFAULT-VALUE}).")
     List<Integer> contenders;
 
-    @Option(names = "--seconds", paramLabel = "N", defaultValue = "5",
-            description = "Measured seconds per cell (default: ${DEFAULT-VALUE}).")
-    double seconds;
+    @Mixin
+    CellTiming timing;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
-            description = "Warm-up seconds per cell, not measured (default: ${DEFAULT-VALUE}).")
-    double warmup;
-
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
-            description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutputOption output;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -51,21 +44,18 @@ public final class BenchMutexCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         validate();
         PrintWriter o = spec.commandLine().getOut();
-        o.printf("strata bench mutex: contenders %s; %s s warm-up + %s s measured per cell; %d cores, Java %s%n",
-                contenders, warmup, seconds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        o.printf("strata bench mutex: contenders %s; %s s warm-up + %s s measured per cell; %s%n",
+                contenders, timing.warmup, timing.seconds, BenchConsole.machine());
         o.println("each cell on a fresh in-memory engine; critical section = one counter increment.");
         o.println();
         o.println("hand-off = release called -> next owner's acquire returned (the CSV); after commit = from release returned.");
         o.printf("%11s %16s %16s %16s %13s %13s %10s%n", "contenders", "acquisitions/s", "hand-off p50 ms", "hand-off p99 ms",
                 "after p50 ms", "after p99 ms", "hand-offs");
         o.flush();
-        MutexScenario scenario = new MutexScenario(contenders, Duration.ofMillis(Math.round(warmup * 1000)),
-                Duration.ofMillis(Math.round(seconds * 1000)));
-        List<MutexResult> results = scenario.run(out, r -> row(o, r));
-        o.println();
-        o.println("wrote " + out.resolve(MutexScenario.CSV_FILE) + ", " + MutexScenario.THROUGHPUT_SVG + ", "
+        MutexScenario scenario = new MutexScenario(contenders, timing.warmupDuration(), timing.measureDuration());
+        List<MutexResult> results = scenario.run(output.out, r -> row(o, r));
+        BenchConsole.wrote(o, output.out.resolve(MutexScenario.CSV_FILE) + ", " + MutexScenario.THROUGHPUT_SVG + ", "
                 + MutexScenario.HANDOFF_SVG);
-        o.flush();
         return results.stream().anyMatch(r -> r.errors() > 0) ? 1 : 0;
     }
 
@@ -77,11 +67,7 @@ public final class BenchMutexCommand implements Callable<Integer> {
     }
 
     private void validate() {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--seconds must be > 0 and --warmup >= 0");
-        }
-        if (contenders.isEmpty() || contenders.stream().anyMatch(c -> c < 1 || c > 1024)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--contenders must be between 1 and 1024");
-        }
+        timing.validate(spec);
+        BenchArgs.requireCounts(spec, contenders, 1024, "--contenders must be between 1 and 1024");
     }
 }

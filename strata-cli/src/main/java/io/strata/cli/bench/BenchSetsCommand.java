@@ -5,12 +5,10 @@ import io.strata.bench.sets.SetsResult;
 import io.strata.bench.sets.SetsScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -56,9 +54,8 @@ public final class BenchSetsCommand implements Callable<Integer> {
                     + "(at most 50 runs; default: ${DEFAULT-VALUE}).")
     double warmup;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-results",
-            description = "Directory for the CSV and the charts (default: ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin
+    OutputOption output;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -67,42 +64,29 @@ public final class BenchSetsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<SetShape> parsedShapes = validate();
         PrintWriter o = spec.commandLine().getOut();
-        o.printf("strata bench sets: members %s; shapes %s; median of %d; %d members per load transaction; %d cores, Java %s%n",
-                members, String.join(",", shapes), repeat, batch, Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"));
+        o.printf("strata bench sets: members %s; shapes %s; median of %d; %d members per load transaction; %s%n",
+                members, String.join(",", shapes), repeat, batch, BenchConsole.machine());
         o.println();
         o.printf("%-14s %10s %12s %14s%n", "operation", "members", "median ms", "result size");
         o.flush();
         List<SetsResult> results = new SetsScenario(members, parsedShapes, repeat, batch,
-                Duration.ofMillis(Math.round(warmup * 1000))).run(out, r -> {
+                BenchArgs.duration(warmup)).run(output.out, r -> {
             o.printf(Locale.ROOT, "%-14s %,10d %12.3f %,14d%n", r.operation(), r.members(), r.millis(), r.resultCardinality());
             o.flush();
         });
-        o.println();
-        o.println("wrote " + out.resolve(SetsScenario.CSV_FILE) + ", " + SetsScenario.ALGEBRA_SVG + ", " + SetsScenario.ADD_SVG
-                + " (" + results.size() + " rows)");
-        o.flush();
+        BenchConsole.wrote(o, output.out.resolve(SetsScenario.CSV_FILE) + ", " + SetsScenario.ALGEBRA_SVG + ", "
+                + SetsScenario.ADD_SVG + " (" + results.size() + " rows)");
         return 0;
     }
 
     private List<SetShape> validate() {
-        if (members.isEmpty() || members.stream().anyMatch(n -> n < 1 || n > 50_000_000)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--members must be between 1 and 50,000,000");
-        }
+        BenchArgs.requireCounts(spec, members, 50_000_000, "--members must be between 1 and 50,000,000");
         if (repeat < 1 || batch < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--repeat and --batch must be at least 1");
+            throw BenchArgs.usage(spec, "--repeat and --batch must be at least 1");
         }
         if (!(warmup >= 0)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--warmup must be >= 0");
+            throw BenchArgs.usage(spec, "--warmup must be >= 0");
         }
-        List<SetShape> parsed = new ArrayList<>();
-        for (String s : shapes) {
-            try {
-                parsed.add(SetShape.of(s));
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-        }
-        return parsed;
+        return BenchArgs.parseEach(spec, shapes, SetShape::of);
     }
 }

@@ -1,16 +1,14 @@
 package io.strata.cli.bench;
 
-import io.strata.cli.StrataCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import static io.strata.cli.bench.BenchCommandRunner.csvRows;
+import static io.strata.cli.bench.BenchCommandRunner.rejected;
+import static io.strata.cli.bench.BenchCommandRunner.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Argument parsing and the CSV of {@code strata bench engine}; no timing is asserted. */
@@ -20,8 +18,7 @@ class BenchEngineCommandTest {
             "workload,engine,clients,keys,value_bytes,seconds,ops,ops_per_sec,retries,errors,p50_us,p90_us,p99_us,p999_us,max_us";
 
     private static BenchEngineCommand parse(String... args) {
-        CommandLine.ParseResult result = StrataCli.commandLine().parseArgs(args);
-        return (BenchEngineCommand) result.subcommand().subcommand().commandSpec().userObject();
+        return BenchCommandRunner.parse(BenchEngineCommand.class, args);
     }
 
     @Test
@@ -48,33 +45,22 @@ class BenchEngineCommandTest {
 
     @Test
     void rejectsBadArgumentsWithUsageExitCode() {
-        StringWriter err = new StringWriter();
-        CommandLine cl = StrataCli.commandLine();
-        cl.setErr(new PrintWriter(err));
-        assertThat(cl.execute("bench", "engine", "--clients", "0")).isEqualTo(2);
-        assertThat(cl.execute("bench", "engine", "--engines", "redis")).isEqualTo(2);
-        assertThat(cl.execute("bench", "engine", "--workloads", "scan")).isEqualTo(2);
-        assertThat(err.toString()).contains("--clients").contains("unknown engine: redis").contains("unknown workload: scan");
+        assertThat(rejected("bench", "engine", "--clients", "0")).contains("--clients");
+        assertThat(rejected("bench", "engine", "--engines", "redis")).contains("unknown engine: redis");
+        assertThat(rejected("bench", "engine", "--workloads", "scan")).contains("unknown workload: scan");
     }
 
     @Test
     void tinyRunWritesOneCsvRowPerCell(@TempDir Path dir) throws Exception {
-        StringWriter out = new StringWriter();
-        CommandLine cl = StrataCli.commandLine();
-        cl.setOut(new PrintWriter(out));
-        int code = cl.execute("bench", "engine", "--seconds", "0.05", "--warmup", "0", "--clients", "1,2",
+        BenchCommandRunner.Run run = run("bench", "engine", "--seconds", "0.05", "--warmup", "0", "--clients", "1,2",
                 "--keys", "200", "--out", dir.toString());
 
-        assertThat(code).isEqualTo(0);
-        List<String> lines = Files.readAllLines(dir.resolve("engine.csv"));
-        assertThat(lines.get(0)).isEqualTo(HEADER);
-        assertThat(lines).hasSize(1 + 3 * 2 * 2);
-        for (String line : lines.subList(1, lines.size())) {
-            assertThat(line.split(",", -1)).hasSize(HEADER.split(",").length);
-        }
-        assertThat(lines.subList(1, lines.size()))
+        assertThat(run.code()).isEqualTo(0);
+        List<String> rows = csvRows(dir.resolve("engine.csv"), HEADER);
+        assertThat(rows).hasSize(3 * 2 * 2);
+        assertThat(rows)
                 .anySatisfy(l -> assertThat(l).startsWith("read,strata,1,200,100,"))
                 .anySatisfy(l -> assertThat(l).startsWith("mixed,rocksdb,2,200,100,"));
-        assertThat(out.toString()).contains("strata/rocksdb").contains("write commits/s");
+        assertThat(run.out()).contains("strata/rocksdb").contains("write commits/s");
     }
 }

@@ -1,12 +1,8 @@
 package io.strata.cli.bench;
 
-import io.strata.cli.StrataCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,12 +15,9 @@ class BenchFsyncCommandTest {
 
     @Test
     void reportsARateAndRemovesItsFile() throws Exception {
-        CommandLine cli = StrataCli.commandLine();
-        StringWriter out = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        int code = cli.execute("bench", "fsync", "--seconds", "0.2", "--dir", dir.toString());
-        assertThat(code).isZero();
-        assertThat(out.toString()).contains("raw fsync rate").contains("appends+fsyncs/s");
+        BenchCommandRunner.Run run = BenchCommandRunner.run("bench", "fsync", "--seconds", "0.2", "--dir", dir.toString());
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("raw fsync rate").contains("appends+fsyncs/s");
         try (var files = Files.list(dir)) {
             assertThat(files).isEmpty();
         }
@@ -32,8 +25,7 @@ class BenchFsyncCommandTest {
 
     @Test
     void refusesANonPositiveDuration() {
-        CommandLine cli = StrataCli.commandLine();
-        cli.setErr(new PrintWriter(new StringWriter()));
-        assertThat(cli.execute("bench", "fsync", "--seconds", "0", "--dir", dir.toString())).isEqualTo(2);
+        assertThat(BenchCommandRunner.rejected("bench", "fsync", "--seconds", "0", "--dir", dir.toString()))
+                .contains("--seconds must be > 0");
     }
 }

@@ -1,12 +1,8 @@
 package io.strata.cli.bench;
 
-import io.strata.cli.StrataCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,12 +15,9 @@ class BenchRecoveryCommandTest {
 
     @Test
     void loadsRecoversChecksAndDeletesItsDatabase() throws Exception {
-        CommandLine cli = StrataCli.commandLine();
-        StringWriter out = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        int code = cli.execute("bench", "recovery", "--megabytes", "2", "--value-bytes", "100", "--dir", dir.toString());
-        assertThat(code).isZero();
-        assertThat(out.toString()).contains("loaded").contains("recovery (Strata.open)").doesNotContain("FAILED");
+        BenchCommandRunner.Run run = BenchCommandRunner.run("bench", "recovery", "--megabytes", "2", "--value-bytes", "100", "--dir", dir.toString());
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("loaded").contains("recovery (Strata.open)").doesNotContain("FAILED");
         try (var files = Files.list(dir)) {
             assertThat(files).isEmpty();
         }

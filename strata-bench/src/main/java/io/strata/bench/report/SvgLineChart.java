@@ -1,4 +1,4 @@
-package io.strata.bench.allocation;
+package io.strata.bench.report;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

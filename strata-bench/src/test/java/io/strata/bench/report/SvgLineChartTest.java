@@ -1,4 +1,4 @@
-package io.strata.bench.allocation;
+package io.strata.bench.report;
 
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
