@@ -50,7 +50,8 @@ class BenchMutexCommandTest {
 
     @Test
     void tinyRunWritesTheCsvAndTwoWellFormedCharts(@TempDir Path dir) throws Exception {
-        BenchCommandRunner.Run run = run("bench", "mutex", "--contenders", "2,4", "--seconds", "0.3", "--warmup", "0",
+        // A second per cell: long enough to see acquisitions on a loaded machine.
+        BenchCommandRunner.Run run = run("bench", "mutex", "--contenders", "2,4", "--seconds", "1", "--warmup", "0.2",
                 "--out", dir.toString());
 
         assertThat(run.code()).isZero();

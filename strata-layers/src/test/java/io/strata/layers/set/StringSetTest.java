@@ -47,7 +47,7 @@ class StringSetTest {
             assertThat(s.remove(db, "dave").join()).isFalse();
             assertThat(s.remove(db, "bob").join()).isTrue();
             assertThat(s.cardinality(db).join()).isEqualTo(2);
-            assertThat(s.toList(db).join()).containsExactly("alice", "carol"); // IDs in interning order
+            assertThat(s.toList(db).join()).containsExactlyInAnyOrder("alice", "carol"); // in ID order: sharded IDs are random
         }
     }
 
