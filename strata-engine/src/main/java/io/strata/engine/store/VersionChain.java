@@ -36,6 +36,11 @@ final class VersionChain {
         return null;
     }
 
+    /** Whether nothing was ever written to this chain (it was just made for a new key). */
+    boolean isEmpty() {
+        return head == null;
+    }
+
     byte[] latestValue() {
         Node h = head;
         return h == null ? null : h.value;
