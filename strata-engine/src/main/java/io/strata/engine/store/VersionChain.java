@@ -2,6 +2,8 @@ package io.strata.engine.store;
 
 /**
  * The versions of one key, newest first. A null value is a tombstone (the key was cleared).
+ * The chain carries its key and the key's hash, so that the {@link ChainIndex} stores the
+ * chain alone.
  *
  * <p>One writer prepends with a volatile write; readers walk the published nodes without
  * locking. Pruning cuts a chain after a given node in O(1) (see {@link VersionedStore}).
@@ -25,7 +27,15 @@ final class VersionChain {
         }
     }
 
+    final byte[] key;
+    /** {@code ByteKeys.hash(key)}. */
+    final int hash;
     private volatile Node head;
+
+    VersionChain(byte[] key, int hash) {
+        this.key = key;
+        this.hash = hash;
+    }
 
     byte[] valueAt(long version) {
         for (Node n = head; n != null; n = n.next) {

@@ -6,9 +6,7 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.function.Function;
 
 /**
  * The multi-version key-value store: every version of a key written in the last five
@@ -58,17 +56,14 @@ public final class VersionedStore {
      * The same chains by hash, for point reads: one probe instead of a skip-list descent of
      * some twenty key comparisons. Always holds exactly the chains of {@link #map}.
      */
-    private final ConcurrentHashMap<KeyRef, VersionChain> index = new ConcurrentHashMap<>();
+    private final ChainIndex index = new ChainIndex();
 
     /**
-     * A write to remember for pruning: the key, its chain and the node the write created. The
-     * chain is kept so that pruning needs no hash lookup per write (a fifth of the sequencer's
-     * time when every write is a new key).
+     * A write to remember for pruning: the chain (which knows its key) and the node the write
+     * created. The chain is kept so that pruning needs no hash lookup per write (a fifth of the
+     * sequencer's time when every write is a new key).
      */
-    private record Dirty(byte[] key, VersionChain chain, VersionChain.Node node) {}
-
-    /** Makes the chain of a key seen for the first time; one hash probe finds or inserts. */
-    private static final Function<KeyRef, VersionChain> NEW_CHAIN = ref -> new VersionChain();
+    private record Dirty(VersionChain chain, VersionChain.Node node) {}
 
     /** Writer-owned: every write, oldest first, for pruning. */
     private final ArrayDeque<Dirty> dirty = new ArrayDeque<>();
@@ -92,13 +87,13 @@ public final class VersionedStore {
 
     /** The value of {@code key} at {@code version}, or null when absent. */
     public byte[] get(byte[] key, long version) {
-        VersionChain chain = index.get(new KeyRef(key));
+        VersionChain chain = index.get(key);
         return chain == null ? null : chain.valueAt(version);
     }
 
     /** The newest value of {@code key}, including writes of the batch being applied; writer only. */
     public byte[] latest(byte[] key) {
-        VersionChain chain = index.get(new KeyRef(key));
+        VersionChain chain = index.get(key);
         return chain == null ? null : chain.latestValue();
     }
 
@@ -109,19 +104,19 @@ public final class VersionedStore {
                 forgetAbsent(i--);
             }
         }
-        VersionChain chain = index.computeIfAbsent(new KeyRef(key), NEW_CHAIN);
+        VersionChain chain = index.getOrCreate(key);
         if (chain.isEmpty()) {
             // New: in the index first, then the sorted map, as before any write to it.
-            map.put(key, chain);
+            map.put(chain.key, chain);
         }
-        dirty.addLast(new Dirty(key, chain, chain.write(version, value)));
+        dirty.addLast(new Dirty(chain, chain.write(version, value)));
     }
 
     /** Clears {@code key} at {@code version}; writer only. */
     public void clear(byte[] key, long version) {
-        VersionChain chain = index.get(new KeyRef(key));
+        VersionChain chain = index.get(key);
         if (chain != null && chain.latestValue() != null) {
-            dirty.addLast(new Dirty(key, chain, chain.write(version, null)));
+            dirty.addLast(new Dirty(chain, chain.write(version, null)));
         }
     }
 
@@ -141,7 +136,7 @@ public final class VersionedStore {
             for (Map.Entry<byte[], VersionChain> e : map.subMap(walkFrom, true, end, false).entrySet()) {
                 VersionChain chain = e.getValue();
                 if (chain.latestValue() != null) {
-                    dirty.addLast(new Dirty(e.getKey(), chain, chain.write(version, null)));
+                    dirty.addLast(new Dirty(chain, chain.write(version, null)));
                 }
             }
         }
@@ -182,8 +177,8 @@ public final class VersionedStore {
             Dirty d = dirty.pollFirst();
             if (d.chain().pruneAfter(d.node())) {
                 // Only this chain, if it is still the key's: removal is by identity.
-                map.remove(d.key(), d.chain());
-                index.remove(new KeyRef(d.key()), d.chain());
+                map.remove(d.chain().key, d.chain());
+                index.remove(d.chain());
             }
         }
     }
@@ -257,7 +252,7 @@ public final class VersionedStore {
 
     /** Number of keys held, including tombstones inside the window. */
     public int keyCount() {
-        return map.size();
+        return index.size();
     }
 
     /** Skips keys absent at the read version. */
