@@ -2,11 +2,7 @@ package io.strata.engine.resolver;
 
 import io.strata.engine.util.ByteKeys;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Single-key writes {@code [k, k\x00)} of one {@link ConflictWindow} generation, built for
@@ -16,8 +12,9 @@ import java.util.Map;
  * <h2>Two phases</h2>
  * <ul>
  *   <li><b>Active</b>: an insertion log of (key, version) — versions are non-decreasing, since
- *       the sequencer records in commit order — plus a hash index from key to its newest
- *       version. A point check is one probe. A range check scans only the log's suffix of
+ *       the sequencer records in commit order — plus a hash index from key to the log position of its newest write (open addressing
+ *       over an {@code int} array: a write costs no object, and a generation's writes stay
+ *       in memory for the five-second window). A point check is one probe. A range check scans only the log's suffix of
  *       writes newer than the reader, found by binary search on versions: short for the
  *       recent read versions nearly every transaction has.</li>
  *   <li><b>Sealed</b> (once {@link #seal()} is called, when the generation is full): keys
@@ -27,38 +24,21 @@ import java.util.Map;
  * Owned by the sequencer thread; not thread-safe.
  */
 final class PointWrites {
-    /** Hash key with content equality and a hash computed once. */
-    private static final class Key {
-        final byte[] bytes;
-        final int hash;
-
-        Key(byte[] bytes) {
-            this.bytes = bytes;
-            this.hash = ByteKeys.hash(bytes);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key && ((Key) o).hash == hash && Arrays.equals(((Key) o).bytes, bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
-    // Active phase (null once sealed).
-    private List<byte[]> logKeys = new ArrayList<>();
+    // Active phase (null once sealed): the log, and the index of each key's newest write.
+    private byte[][] logKeys = new byte[64][];
     private long[] logVersions = new long[64];
-    private HashMap<Key, Long> newest = new HashMap<>();
+    private int[] logHashes = new int[64];
+    private int logSize;
+    /** Open addressing: 1 + the log position of a key's newest write, 0 for an empty slot. */
+    private int[] newest = new int[128];
+    private int distinct;
 
     // Sealed phase (null while active).
     private byte[][] sortedKeys;
     private long[] sortedVersions;
 
     int size() {
-        return sortedKeys != null ? sortedKeys.length : logKeys.size();
+        return sortedKeys != null ? sortedKeys.length : logSize;
     }
 
     boolean isSealed() {
@@ -67,20 +47,58 @@ final class PointWrites {
 
     /** Records a write of {@code key} at {@code version} (non-decreasing); before sealing only. */
     void add(byte[] key, long version) {
-        int n = logKeys.size();
-        if (n == logVersions.length) {
-            logVersions = Arrays.copyOf(logVersions, n * 2);
+        if (logSize == logKeys.length) {
+            int n = logSize * 2;
+            logKeys = Arrays.copyOf(logKeys, n);
+            logVersions = Arrays.copyOf(logVersions, n);
+            logHashes = Arrays.copyOf(logHashes, n);
         }
-        logKeys.add(key);
-        logVersions[n] = version;
-        newest.put(new Key(key), version);
+        int hash = ByteKeys.hash(key);
+        int at = logSize++;
+        logKeys[at] = key;
+        logVersions[at] = version;
+        logHashes[at] = hash;
+        int slot = slotOf(key, hash);
+        if (newest[slot] == 0) {
+            distinct++;
+        }
+        newest[slot] = at + 1;
+        if (distinct * 2 > newest.length) {
+            rehash();
+        }
+    }
+
+    /** The slot holding {@code key}'s newest write, or the empty slot where it would go. */
+    private int slotOf(byte[] key, int hash) {
+        int mask = newest.length - 1;
+        for (int i = hash & mask; ; i = (i + 1) & mask) {
+            int entry = newest[i];
+            if (entry == 0 || (logHashes[entry - 1] == hash && Arrays.equals(logKeys[entry - 1], key))) {
+                return i;
+            }
+        }
+    }
+
+    private void rehash() {
+        int[] old = newest;
+        newest = new int[old.length * 2];
+        int mask = newest.length - 1;
+        for (int entry : old) {
+            if (entry != 0) {
+                int i = logHashes[entry - 1] & mask;
+                while (newest[i] != 0) {
+                    i = (i + 1) & mask;
+                }
+                newest[i] = entry;
+            }
+        }
     }
 
     /** True when {@code key} was written after {@code readVersion}. */
     boolean conflictsPoint(byte[] key, long readVersion) {
         if (sortedKeys == null) {
-            Long v = newest.get(new Key(key));
-            return v != null && v > readVersion;
+            int entry = newest[slotOf(key, ByteKeys.hash(key))];
+            return entry != 0 && logVersions[entry - 1] > readVersion;
         }
         int i = Arrays.binarySearch(sortedKeys, key, Arrays::compareUnsigned);
         return i >= 0 && sortedVersions[i] > readVersion;
@@ -89,8 +107,8 @@ final class PointWrites {
     /** True when some key in {@code [begin, end)} was written after {@code readVersion}. */
     boolean conflictsRange(byte[] begin, byte[] end, long readVersion) {
         if (sortedKeys == null) {
-            for (int i = firstNewerThan(readVersion); i < logKeys.size(); i++) {
-                byte[] k = logKeys.get(i);
+            for (int i = firstNewerThan(readVersion); i < logSize; i++) {
+                byte[] k = logKeys[i];
                 if (Arrays.compareUnsigned(k, begin) >= 0 && Arrays.compareUnsigned(k, end) < 0) {
                     return true;
                 }
@@ -109,7 +127,7 @@ final class PointWrites {
     /** Index of the first log entry with a version greater than {@code readVersion}. */
     private int firstNewerThan(long readVersion) {
         int lo = 0;
-        int hi = logKeys.size();
+        int hi = logSize;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (logVersions[mid] <= readVersion) {
@@ -129,16 +147,24 @@ final class PointWrites {
         if (sortedKeys != null) {
             return;
         }
-        List<Map.Entry<Key, Long>> entries = new ArrayList<>(newest.entrySet());
-        entries.sort((a, b) -> Arrays.compareUnsigned(a.getKey().bytes, b.getKey().bytes));
-        sortedKeys = new byte[entries.size()][];
-        sortedVersions = new long[entries.size()];
-        for (int i = 0; i < entries.size(); i++) {
-            sortedKeys[i] = entries.get(i).getKey().bytes;
-            sortedVersions[i] = entries.get(i).getValue();
+        Integer[] order = new Integer[distinct];
+        int n = 0;
+        for (int entry : newest) {
+            if (entry != 0) {
+                order[n++] = entry - 1;
+            }
+        }
+        byte[][] keys = logKeys;
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+        sortedKeys = new byte[n][];
+        sortedVersions = new long[n];
+        for (int i = 0; i < n; i++) {
+            sortedKeys[i] = logKeys[order[i]];
+            sortedVersions[i] = logVersions[order[i]];
         }
         logKeys = null;
         logVersions = null;
+        logHashes = null;
         newest = null;
     }
 }

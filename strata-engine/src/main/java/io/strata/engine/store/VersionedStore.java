@@ -2,18 +2,15 @@ package io.strata.engine.store;
 
 import io.strata.engine.util.ByteKeys;
 
-import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * The multi-version key-value store: every version of a key written in the last five
  * seconds, and only the newest version before that.
  *
  * <h2>Design</h2>
- * A {@link ConcurrentSkipListMap} from key to a {@link VersionChain}: a newest-first
+ * A sorted index ({@link SortedIndex}, a B+tree) of {@link VersionChain}s: each a newest-first
  * linked list of (version, value) where a null value is a tombstone. A reader at read
  * version {@code rv} walks the chain to the first entry with {@code version <= rv}. This is
  * what a FoundationDB storage server keeps in memory for the MVCC window
@@ -31,7 +28,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * Every write records (key, its chain, the node it created) in a FIFO owned by the writer, in
  * version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
  * no admitted reader can walk past that node any more, so the chain is cut right after it —
- * O(1), no walk — and a chain left with only an old tombstone is removed from the map. Cost
+ * O(1), no walk — and a chain left with only an old tombstone is removed from the indexes. Cost
  * is proportional to the writes that left the window, never to the data size or to how
  * many versions a hot key has.
  * Readers with a read version below the floor must be refused ({@code transaction_too_old}):
@@ -51,22 +48,20 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * memory, and in pruning by version ranges per storage server; the answers are the same.
  */
 public final class VersionedStore {
-    private final ConcurrentSkipListMap<byte[], VersionChain> map = new ConcurrentSkipListMap<>(ByteKeys.COMPARATOR);
+    private final SortedIndex sorted = new SortedIndex();
     /**
      * The same chains by hash, for point reads: one probe instead of a skip-list descent of
-     * some twenty key comparisons. Always holds exactly the chains of {@link #map}.
+     * a tree descent. Always holds exactly the chains of {@link #sorted}.
      */
     private final ChainIndex index = new ChainIndex();
 
-    /**
-     * A write to remember for pruning: the chain (which knows its key) and the node the write
-     * created. The chain is kept so that pruning needs no hash lookup per write (a fifth of the
-     * sequencer's time when every write is a new key).
-     */
-    private record Dirty(VersionChain chain, VersionChain.Node node) {}
 
-    /** Writer-owned: every write, oldest first, for pruning. */
-    private final ArrayDeque<Dirty> dirty = new ArrayDeque<>();
+    /**
+     * Writer-owned: every write, oldest first, for pruning: the chain (which knows its key)
+     * and the node the write created, so that pruning needs no lookup per write (a fifth of
+     * the sequencer's time when every write is a new key).
+     */
+    private final PruneQueue dirty = new PruneQueue();
 
     /**
      * Writer-owned: intervals {@code [absentBegins[i], absentEnds[i])}, {@code i < absentCount},
@@ -106,17 +101,17 @@ public final class VersionedStore {
         }
         VersionChain chain = index.getOrCreate(key);
         if (chain.isEmpty()) {
-            // New: in the index first, then the sorted map, as before any write to it.
-            map.put(chain.key, chain);
+            // New: in the hash index first, then the sorted one, as before any write to it.
+            sorted.insert(chain);
         }
-        dirty.addLast(new Dirty(chain, chain.write(version, value)));
+        dirty.add(chain, chain.write(version, value));
     }
 
     /** Clears {@code key} at {@code version}; writer only. */
     public void clear(byte[] key, long version) {
         VersionChain chain = index.get(key);
         if (chain != null && chain.latestValue() != null) {
-            dirty.addLast(new Dirty(chain, chain.write(version, null)));
+            dirty.add(chain, chain.write(version, null));
         }
     }
 
@@ -133,10 +128,10 @@ public final class VersionedStore {
         }
         byte[] walkFrom = known >= 0 ? absentEnds[known] : begin;
         if (ByteKeys.compare(walkFrom, end) < 0) {
-            for (Map.Entry<byte[], VersionChain> e : map.subMap(walkFrom, true, end, false).entrySet()) {
-                VersionChain chain = e.getValue();
+            for (Iterator<VersionChain> it = sorted.ascending(walkFrom, end); it.hasNext(); ) {
+                VersionChain chain = it.next();
                 if (chain.latestValue() != null) {
-                    dirty.addLast(new Dirty(chain, chain.write(version, null)));
+                    dirty.add(chain, chain.write(version, null));
                 }
             }
         }
@@ -173,13 +168,14 @@ public final class VersionedStore {
         }
         // Publish the floor first: a reader that checks after reading sees it and refuses.
         oldestReadableVersion = floor;
-        while (!dirty.isEmpty() && dirty.peekFirst().node().version < floor) {
-            Dirty d = dirty.pollFirst();
-            if (d.chain().pruneAfter(d.node())) {
+        while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
+            VersionChain chain = dirty.oldestChain();
+            if (chain.pruneAfter(dirty.oldestNode())) {
                 // Only this chain, if it is still the key's: removal is by identity.
-                map.remove(d.chain().key, d.chain());
-                index.remove(d.chain());
+                sorted.remove(chain);
+                index.remove(chain);
             }
+            dirty.removeOldest();
         }
     }
 
@@ -210,11 +206,7 @@ public final class VersionedStore {
         if (ByteKeys.compare(begin, end) >= 0) {
             return java.util.Collections.emptyIterator();
         }
-        NavigableMap<byte[], VersionChain> sub = map.subMap(begin, true, end, false);
-        if (reverse) {
-            sub = sub.descendingMap();
-        }
-        return new VisibleIterator(sub.entrySet().iterator(), version);
+        return new VisibleIterator(reverse ? sorted.descending(begin, end) : sorted.ascending(begin, end), version);
     }
 
     /** Bytes of the keys and values present in {@code [begin, end)} at {@code version}. */
@@ -257,11 +249,11 @@ public final class VersionedStore {
 
     /** Skips keys absent at the read version. */
     private static final class VisibleIterator implements Iterator<Map.Entry<byte[], byte[]>> {
-        private final Iterator<Map.Entry<byte[], VersionChain>> chains;
+        private final Iterator<VersionChain> chains;
         private final long version;
         private Map.Entry<byte[], byte[]> next;
 
-        VisibleIterator(Iterator<Map.Entry<byte[], VersionChain>> chains, long version) {
+        VisibleIterator(Iterator<VersionChain> chains, long version) {
             this.chains = chains;
             this.version = version;
         }
@@ -269,10 +261,10 @@ public final class VersionedStore {
         @Override
         public boolean hasNext() {
             while (next == null && chains.hasNext()) {
-                Map.Entry<byte[], VersionChain> e = chains.next();
-                byte[] value = e.getValue().valueAt(version);
+                VersionChain chain = chains.next();
+                byte[] value = chain.valueAt(version);
                 if (value != null) {
-                    next = Map.entry(e.getKey(), value);
+                    next = Map.entry(chain.key, value);
                 }
             }
             return next != null;

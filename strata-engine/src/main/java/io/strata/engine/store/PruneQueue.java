@@ -1,0 +1,63 @@
+package io.strata.engine.store;
+
+/**
+ * The store's writes in version order, oldest first, for pruning: each is a chain and the
+ * node the write created. Two parallel ring arrays rather than a queue of records, so a
+ * write costs no object of its own — the writes of the last five seconds are millions of
+ * entries, and every one the garbage collector would otherwise copy. Writer-owned.
+ */
+final class PruneQueue {
+    private VersionChain[] chains = new VersionChain[1024];
+    private VersionChain.Node[] nodes = new VersionChain.Node[1024];
+    /** Index of the oldest entry, and the number held; capacity is a power of two. */
+    private int head;
+    private int count;
+
+    void add(VersionChain chain, VersionChain.Node node) {
+        if (count == chains.length) {
+            grow();
+        }
+        int at = (head + count) & (chains.length - 1);
+        chains[at] = chain;
+        nodes[at] = node;
+        count++;
+    }
+
+    boolean isEmpty() {
+        return count == 0;
+    }
+
+    /** The version of the oldest entry's node; not empty. */
+    long oldestVersion() {
+        return nodes[head].version;
+    }
+
+    VersionChain oldestChain() {
+        return chains[head];
+    }
+
+    VersionChain.Node oldestNode() {
+        return nodes[head];
+    }
+
+    /** Drops the oldest entry. */
+    void removeOldest() {
+        chains[head] = null;
+        nodes[head] = null;
+        head = (head + 1) & (chains.length - 1);
+        count--;
+    }
+
+    private void grow() {
+        VersionChain[] c = new VersionChain[chains.length * 2];
+        VersionChain.Node[] n = new VersionChain.Node[nodes.length * 2];
+        for (int i = 0; i < count; i++) {
+            int from = (head + i) & (chains.length - 1);
+            c[i] = chains[from];
+            n[i] = nodes[from];
+        }
+        chains = c;
+        nodes = n;
+        head = 0;
+    }
+}

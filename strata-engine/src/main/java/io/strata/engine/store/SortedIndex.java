@@ -1,0 +1,527 @@
+package io.strata.engine.store;
+
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The store's chains in key order, for range reads and range clears: a B+tree written by one
+ * thread and read by any without locks.
+ *
+ * <h2>Why not a {@code ConcurrentSkipListMap}</h2>
+ * A skip list spends a node per key and an index node per few keys, all kept for the key's
+ * life, and an insertion descends some twenty levels, each a likely cache miss. Here a key
+ * costs two array slots; keys written together — a layer's keys share prefixes, and a
+ * transaction's batch often runs in order — land in the same leaf, whose path stays in
+ * cache; and a leaf that fills by appending splits unevenly, so that appended runs leave
+ * full leaves behind.
+ *
+ * <h2>Shape</h2>
+ * An inner node with children {@code c[0..n)} has separators {@code k[0..n-1)}; child
+ * {@code i} holds the keys in {@code [k[i-1], k[i])} (unbounded at the ends). Leaves hold
+ * keys and chains sorted. Emptied leaves are unlinked from their parent, and emptied inner
+ * nodes from theirs; nodes are never merged, so a tree that lost most of its keys keeps
+ * part-filled leaves.
+ *
+ * <h2>Concurrency: optimistic reads over versioned nodes</h2>
+ * Every node carries a stamp, even while the node is stable and odd while the writer
+ * changes it (a seqlock, as in Leis et al.'s optimistic lock coupling):
+ * <ul>
+ *   <li>The writer makes a stamp odd, then (after a store-store fence) changes the node, then
+ *       makes it even again with a volatile write, which publishes the changes. A split
+ *       makes odd, top-down, every node it will change before changing any, and a new root
+ *       is published before the old root's stamp turns even. Fresh nodes are filled before a
+ *       parent links them.</li>
+ *   <li>A reader reads a node's stamp (acquire), the fields it needs (plain reads, which may
+ *       be torn: lengths are clamped and a missing key restarts), then, after a load-load
+ *       fence, the stamp again: a change means the reads may be inconsistent, and the reader
+ *       starts over from the root. Going down, it reads the child's stamp before
+ *       re-validating the parent, so the child it enters was the parent's child while it
+ *       had that stamp: a split that moved its key away changes the child or the parent
+ *       first, and fails one of the checks.</li>
+ *   <li>What a reader can miss are keys inserted after it began, and those were written at
+ *       versions newer than any its read may ask for (the store publishes a version only
+ *       after applying it). Keys removed under it are chains no admitted reader needs.</li>
+ * </ul>
+ * Range reads copy one leaf at a time under validation and continue from that leaf's fence
+ * (the separator bounding it), found on the way down, so a cursor never holds a node.
+ */
+final class SortedIndex {
+    static final int LEAF_CAPACITY = 64;
+    static final int INNER_CAPACITY = 64;
+
+    private abstract static class Node {
+        volatile long stamp;
+        /** Entries (leaf) or children (inner); read racily by readers, so clamped. */
+        int size;
+    }
+
+    private static final class Leaf extends Node {
+        final byte[][] keys = new byte[LEAF_CAPACITY][];
+        final VersionChain[] chains = new VersionChain[LEAF_CAPACITY];
+    }
+
+    private static final class Inner extends Node {
+        final byte[][] keys = new byte[INNER_CAPACITY - 1][];
+        final Node[] children = new Node[INNER_CAPACITY];
+    }
+
+    private volatile Node root = new Leaf();
+    /** Writer-owned scratch: the path of the last descent. */
+    private Inner[] pathNodes = new Inner[8];
+    private int[] pathSlots = new int[8];
+    private int depth;
+
+    // ------------------------------------------------------------------ writer
+
+    /** Adds {@code chain} under its key, which must be absent. Writer only. */
+    void insert(VersionChain chain) {
+        byte[] key = chain.key;
+        Leaf leaf = descend(key);
+        int pos = lowerBound(leaf.keys, leaf.size, key);
+        if (pos < leaf.size && Arrays.equals(leaf.keys[pos], key)) {
+            throw new IllegalStateException("key already indexed");
+        }
+        if (leaf.size < LEAF_CAPACITY) {
+            lock(leaf);
+            shiftRight(leaf.keys, leaf.chains, pos, leaf.size);
+            leaf.keys[pos] = key;
+            leaf.chains[pos] = chain;
+            leaf.size++;
+            unlock(leaf);
+            return;
+        }
+        split(leaf, pos, chain);
+    }
+
+    /** Removes {@code chain} (by identity); false if it is not held. Writer only. */
+    boolean remove(VersionChain chain) {
+        Leaf leaf = descend(chain.key);
+        int pos = lowerBound(leaf.keys, leaf.size, chain.key);
+        if (pos >= leaf.size || leaf.chains[pos] != chain) {
+            return false;
+        }
+        lock(leaf);
+        int n = leaf.size;
+        System.arraycopy(leaf.keys, pos + 1, leaf.keys, pos, n - pos - 1);
+        System.arraycopy(leaf.chains, pos + 1, leaf.chains, pos, n - pos - 1);
+        leaf.keys[n - 1] = null;
+        leaf.chains[n - 1] = null;
+        leaf.size = n - 1;
+        unlock(leaf);
+        if (leaf.size == 0 && depth > 0) {
+            unlinkEmpty(depth - 1);
+        }
+        return true;
+    }
+
+    /** Walks from the root to the leaf for {@code key}, recording the path. */
+    private Leaf descend(byte[] key) {
+        depth = 0;
+        Node n = root;
+        while (n instanceof Inner) {
+            Inner in = (Inner) n;
+            int slot = upperBound(in.keys, in.size - 1, key);
+            if (depth == pathNodes.length) {
+                pathNodes = Arrays.copyOf(pathNodes, depth * 2);
+                pathSlots = Arrays.copyOf(pathSlots, depth * 2);
+            }
+            pathNodes[depth] = in;
+            pathSlots[depth++] = slot;
+            n = in.children[slot];
+        }
+        return (Leaf) n;
+    }
+
+    /**
+     * Splits the full {@code leaf} while inserting {@code chain} at {@code pos}, and the full
+     * ancestors above it, growing a new root if the old one splits.
+     */
+    private void split(Leaf leaf, int pos, VersionChain chain) {
+        int top = depth - 1;
+        while (top >= 0 && pathNodes[top].size == INNER_CAPACITY) {
+            top--;
+        }
+        // Every node that will change is made odd before any changes, top-down; with the
+        // root splitting (top < 0), that includes the old root.
+        int from = Math.max(top, 0);
+        for (int d = from; d < depth; d++) {
+            lock(pathNodes[d]);
+        }
+        lock(leaf);
+        Node oldRoot = root;
+
+        // Appending to a leaf's end (the common order of inserts) leaves it full.
+        int leftCount = pos == LEAF_CAPACITY ? LEAF_CAPACITY : (LEAF_CAPACITY + 1) / 2;
+        Leaf right = new Leaf();
+        int r = 0;
+        for (int i = leftCount; i <= LEAF_CAPACITY; i++) {
+            right.keys[r] = i == pos ? chain.key : leaf.keys[i < pos ? i : i - 1];
+            right.chains[r++] = i == pos ? chain : leaf.chains[i < pos ? i : i - 1];
+        }
+        right.size = r;
+        if (pos < leftCount) {
+            shiftRight(leaf.keys, leaf.chains, pos, leftCount - 1);
+            leaf.keys[pos] = chain.key;
+            leaf.chains[pos] = chain;
+        }
+        Arrays.fill(leaf.keys, leftCount, LEAF_CAPACITY, null);
+        Arrays.fill(leaf.chains, leftCount, LEAF_CAPACITY, null);
+        leaf.size = leftCount;
+
+        byte[] separator = right.keys[0];
+        Node newChild = right;
+        for (int d = depth - 1; d >= 0 && newChild != null; d--) {
+            Inner parent = pathNodes[d];
+            int slot = pathSlots[d];
+            if (parent.size < INNER_CAPACITY) {
+                insertChild(parent, slot, separator, newChild);
+                newChild = null;
+            } else {
+                Inner sibling = new Inner();
+                separator = splitInner(parent, slot, separator, newChild, sibling);
+                newChild = sibling;
+            }
+        }
+        if (newChild != null) {
+            Inner grown = new Inner();
+            grown.children[0] = oldRoot;
+            grown.children[1] = newChild;
+            grown.keys[0] = separator;
+            grown.size = 2;
+            root = grown; // before the old root turns even: see the class comment
+        }
+
+        unlock(leaf);
+        for (int d = depth - 1; d >= from; d--) {
+            unlock(pathNodes[d]);
+        }
+    }
+
+    /** Inserts {@code child} right after child {@code slot} of a non-full {@code parent}, which is locked. */
+    private static void insertChild(Inner parent, int slot, byte[] separator, Node child) {
+        int n = parent.size;
+        System.arraycopy(parent.children, slot + 1, parent.children, slot + 2, n - slot - 1);
+        System.arraycopy(parent.keys, slot, parent.keys, slot + 1, n - 1 - slot);
+        parent.children[slot + 1] = child;
+        parent.keys[slot] = separator;
+        parent.size = n + 1;
+    }
+
+    /**
+     * Splits the full, locked {@code parent} while inserting {@code child} after child
+     * {@code slot}; the upper part goes to the fresh {@code sibling}.
+     *
+     * @return the separator between {@code parent} and {@code sibling}
+     */
+    private static byte[] splitInner(Inner parent, int slot, byte[] separator, Node child, Inner sibling) {
+        int n = INNER_CAPACITY;
+        Node[] children = new Node[n + 1];
+        byte[][] keys = new byte[n][];
+        for (int i = 0, j = 0; i <= n; i++) {
+            children[i] = i == slot + 1 ? child : parent.children[j++];
+        }
+        for (int i = 0, j = 0; i < n; i++) {
+            keys[i] = i == slot ? separator : parent.keys[j++];
+        }
+        int left = (n + 1) / 2;
+        System.arraycopy(children, left, sibling.children, 0, n + 1 - left);
+        System.arraycopy(keys, left, sibling.keys, 0, n - left);
+        sibling.size = n + 1 - left;
+        System.arraycopy(children, 0, parent.children, 0, left);
+        System.arraycopy(keys, 0, parent.keys, 0, left - 1);
+        Arrays.fill(parent.children, left, n, null);
+        Arrays.fill(parent.keys, left - 1, n - 1, null);
+        parent.size = left;
+        return keys[left - 1];
+    }
+
+    /** Unlinks the empty child at {@code pathSlots[d]} of {@code pathNodes[d]}, and so on up. */
+    private void unlinkEmpty(int d) {
+        for (; d >= 0; d--) {
+            Inner parent = pathNodes[d];
+            int slot = pathSlots[d];
+            int n = parent.size;
+            lock(parent);
+            System.arraycopy(parent.children, slot + 1, parent.children, slot, n - slot - 1);
+            parent.children[n - 1] = null;
+            if (n > 1) {
+                // Child slot's range joins its left neighbour's (or, for the first, the next one's).
+                int gone = slot > 0 ? slot - 1 : 0;
+                System.arraycopy(parent.keys, gone + 1, parent.keys, gone, n - 2 - gone);
+                parent.keys[n - 2] = null;
+            }
+            parent.size = n - 1;
+            if (parent.size == 0 && d == 0) {
+                root = new Leaf(); // the whole tree emptied; published before the old root turns even
+            }
+            unlock(parent);
+            if (parent.size > 0) {
+                return;
+            }
+        }
+    }
+
+    private static void shiftRight(byte[][] keys, VersionChain[] chains, int from, int size) {
+        System.arraycopy(keys, from, keys, from + 1, size - from);
+        System.arraycopy(chains, from, chains, from + 1, size - from);
+    }
+
+    private static void lock(Node n) {
+        n.stamp = n.stamp + 1;
+        VarHandle.storeStoreFence(); // the odd stamp is seen before any change
+    }
+
+    private static void unlock(Node n) {
+        n.stamp = n.stamp + 1; // volatile: publishes the changes with the even stamp
+    }
+
+    // ------------------------------------------------------------------ readers
+
+    /** The chain of {@code key}, or null. Any thread. */
+    VersionChain get(byte[] key) {
+        Snapshot s = new Snapshot();
+        s.fill(this, key, true, null, false);
+        return s.count > 0 && Arrays.equals(s.keys[0], key) ? s.chains[0] : null;
+    }
+
+    /** Chains with keys in {@code [begin, end)}, ascending. Any thread; see the class comment. */
+    Iterator<VersionChain> ascending(byte[] begin, byte[] end) {
+        return new Cursor(this, begin, end, false);
+    }
+
+    /** Chains with keys in {@code [begin, end)}, descending. Any thread. */
+    Iterator<VersionChain> descending(byte[] begin, byte[] end) {
+        return new Cursor(this, begin, end, true);
+    }
+
+    /**
+     * One leaf's entries past a bound, copied under validation, and the fence to continue
+     * from. Ascending: keys {@code >= from} (or {@code > from}) and {@code < limit}; the fence
+     * is the separator above the leaf. Descending: keys {@code < from} (or {@code <= from}) and
+     * {@code >= limit}; the fence is the separator the leaf starts at.
+     */
+    private static final class Snapshot {
+        final byte[][] keys = new byte[LEAF_CAPACITY][];
+        final VersionChain[] chains = new VersionChain[LEAF_CAPACITY];
+        int count;
+        /** Where the next leaf starts (ascending) or this one starts (descending); null at the tree's end. */
+        byte[] fence;
+        /** Whether the copy stopped at the limit rather than at the leaf's end. */
+        boolean reachedLimit;
+
+        void fill(SortedIndex tree, byte[] from, boolean inclusive, byte[] limit, boolean descending) {
+            restart:
+            while (true) {
+                Node n = tree.root;
+                long v = n.stamp;
+                if ((v & 1) != 0 || tree.root != n) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                byte[] fenceSoFar = null;
+                while (n instanceof Inner) {
+                    Inner in = (Inner) n;
+                    int size = Math.min(in.size, INNER_CAPACITY);
+                    int slot = descending && !inclusive ? lowerBoundRacy(in.keys, size - 1, from)
+                                                        : upperBoundRacy(in.keys, size - 1, from);
+                    if (slot < 0 || size == 0) {
+                        if (!valid(in, v)) {
+                            continue restart;
+                        }
+                        throw new IllegalStateException("inconsistent index node");
+                    }
+                    Node child = in.children[slot];
+                    byte[] fence = descending ? (slot > 0 ? in.keys[slot - 1] : fenceSoFar)
+                                              : (slot < size - 1 ? in.keys[slot] : fenceSoFar);
+                    if (child == null || !valid(in, v)) {
+                        continue restart;
+                    }
+                    long cv = child.stamp;
+                    if ((cv & 1) != 0 || !valid(in, v)) {
+                        continue restart;
+                    }
+                    fenceSoFar = fence;
+                    n = child;
+                    v = cv;
+                }
+                Leaf leaf = (Leaf) n;
+                if (!copy(leaf, from, inclusive, limit, descending) || !valid(leaf, v)) {
+                    continue;
+                }
+                fence = fenceSoFar;
+                return;
+            }
+        }
+
+        /** Copies the qualifying entries of {@code leaf}; false when a torn read was seen. */
+        private boolean copy(Leaf leaf, byte[] from, boolean inclusive, byte[] limit, boolean descending) {
+            int size = Math.min(leaf.size, LEAF_CAPACITY);
+            count = 0;
+            reachedLimit = false;
+            if (!descending) {
+                int i = inclusive ? lowerBoundRacy(leaf.keys, size, from) : upperBoundRacy(leaf.keys, size, from);
+                if (i < 0) {
+                    return false;
+                }
+                for (; i < size; i++) {
+                    byte[] k = leaf.keys[i];
+                    VersionChain c = leaf.chains[i];
+                    if (k == null || c == null) {
+                        return false;
+                    }
+                    if (limit != null && Arrays.compareUnsigned(k, limit) >= 0) {
+                        reachedLimit = true;
+                        break;
+                    }
+                    keys[count] = k;
+                    chains[count++] = c;
+                }
+            } else {
+                int i = (inclusive ? upperBoundRacy(leaf.keys, size, from) : lowerBoundRacy(leaf.keys, size, from)) - 1;
+                if (i < -1) {
+                    return false;
+                }
+                for (; i >= 0; i--) {
+                    byte[] k = leaf.keys[i];
+                    VersionChain c = leaf.chains[i];
+                    if (k == null || c == null) {
+                        return false;
+                    }
+                    if (limit != null && Arrays.compareUnsigned(k, limit) < 0) {
+                        reachedLimit = true;
+                        break;
+                    }
+                    keys[count] = k;
+                    chains[count++] = c;
+                }
+            }
+            return true;
+        }
+
+        private static boolean valid(Node n, long v) {
+            VarHandle.loadLoadFence(); // the plain reads above happen before the re-check
+            return n.stamp == v;
+        }
+    }
+
+    /** Iterates by copying a leaf at a time, continuing from each leaf's fence. */
+    private static final class Cursor implements Iterator<VersionChain> {
+        private final SortedIndex tree;
+        private final byte[] limit;
+        private final boolean descending;
+        private final Snapshot snapshot = new Snapshot();
+        private int at;
+        /** Where the next copy starts, or null when done. */
+        private byte[] next;
+        private boolean nextInclusive;
+
+        Cursor(SortedIndex tree, byte[] begin, byte[] end, boolean descending) {
+            this.tree = tree;
+            this.descending = descending;
+            this.limit = descending ? begin : end;
+            this.next = descending ? end : begin;
+            this.nextInclusive = !descending;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (at == snapshot.count) {
+                if (next == null) {
+                    return false;
+                }
+                snapshot.fill(tree, next, nextInclusive, limit, descending);
+                at = 0;
+                byte[] fence = snapshot.fence;
+                if (snapshot.reachedLimit || fence == null
+                        || (descending ? Arrays.compareUnsigned(fence, limit) <= 0 : Arrays.compareUnsigned(fence, limit) >= 0)) {
+                    next = null;
+                } else {
+                    // The copy covered the leaf to its fence; keys inserted there since are too new to matter.
+                    next = fence;
+                    nextInclusive = !descending;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public VersionChain next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return snapshot.chains[at++];
+        }
+    }
+
+    // ------------------------------------------------------------------ searches
+
+    /** First index in {@code keys[0..n)} whose key is {@code >= key}. Writer (no torn reads). */
+    private static int lowerBound(byte[][] keys, int n, byte[] key) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(keys[mid], key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Number of keys in {@code keys[0..n)} that are {@code <= key}. Writer. */
+    private static int upperBound(byte[][] keys, int n, byte[] key) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(keys[mid], key) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** {@link #lowerBound} over possibly torn contents: -1 on a missing key. */
+    private static int lowerBoundRacy(byte[][] keys, int n, byte[] key) {
+        int lo = 0;
+        int hi = Math.max(n, 0);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            byte[] k = keys[mid];
+            if (k == null) {
+                return -1;
+            }
+            if (Arrays.compareUnsigned(k, key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** {@link #upperBound} over possibly torn contents: -1 on a missing key. */
+    private static int upperBoundRacy(byte[][] keys, int n, byte[] key) {
+        int lo = 0;
+        int hi = Math.max(n, 0);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            byte[] k = keys[mid];
+            if (k == null) {
+                return -1;
+            }
+            if (Arrays.compareUnsigned(k, key) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}

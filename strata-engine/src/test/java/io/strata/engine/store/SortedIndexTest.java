@@ -1,0 +1,189 @@
+package io.strata.engine.store;
+
+import io.strata.engine.util.ByteKeys;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SortedIndexTest {
+    /** Keys of varied lengths whose order is not the numbers' order, to exercise comparisons. */
+    private static byte[] key(int n) {
+        String s = Integer.toString(n, 7);
+        return (s.length() % 2 == 0 ? "k" + s : "k" + s + "/x").getBytes();
+    }
+
+    private static VersionChain chain(byte[] key) {
+        return new VersionChain(key, ByteKeys.hash(key));
+    }
+
+    private static List<byte[]> keysOf(Iterator<VersionChain> it) {
+        List<byte[]> out = new ArrayList<>();
+        it.forEachRemaining(c -> out.add(c.key));
+        return out;
+    }
+
+    private static List<byte[]> keysOf(NavigableMap<byte[], VersionChain> m) {
+        return new ArrayList<>(m.keySet());
+    }
+
+    /**
+     * Inserts and removes in any order, through leaf and inner splits, unlinking emptied
+     * nodes: point and range answers, in both directions, match a TreeMap.
+     */
+    @Property(tries = 60)
+    void answersLikeASortedMap(@ForAll @Size(max = 6000) List<@IntRange(min = 0, max = 9999) Integer> ops,
+                               @ForAll @IntRange(min = 0, max = 4999) int a, @ForAll @IntRange(min = 0, max = 4999) int b) {
+        SortedIndex index = new SortedIndex();
+        TreeMap<byte[], VersionChain> model = new TreeMap<>(ByteKeys.COMPARATOR);
+        for (int op : ops) {
+            byte[] k = key(op / 2);
+            if (op % 2 == 0 && !model.containsKey(k)) {
+                VersionChain c = chain(k);
+                index.insert(c);
+                model.put(k, c);
+            } else if (op % 2 == 1 && model.containsKey(k)) {
+                assertThat(index.remove(model.remove(k))).isTrue();
+            }
+        }
+        for (int i = 0; i < 5000; i += 7) {
+            assertThat(index.get(key(i))).isSameAs(model.get(key(i)));
+        }
+        byte[] lo = ByteKeys.min(key(a), key(b));
+        byte[] hi = ByteKeys.max(key(a), key(b));
+        assertThat(keysOf(index.ascending(lo, hi))).containsExactlyElementsOf(keysOf(model.subMap(lo, true, hi, false)));
+        assertThat(keysOf(index.descending(lo, hi)))
+                .containsExactlyElementsOf(keysOf(model.subMap(lo, true, hi, false).descendingMap()));
+        byte[] all = new byte[] {(byte) 0xFF};
+        assertThat(keysOf(index.ascending(new byte[0], all))).containsExactlyElementsOf(keysOf(model));
+        assertThat(keysOf(index.descending(new byte[0], all))).containsExactlyElementsOf(keysOf(model.descendingMap()));
+    }
+
+    @Test
+    void appendedKeysFillLeavesAndEmptyingEverythingLeavesAnEmptyTree() {
+        SortedIndex index = new SortedIndex();
+        List<VersionChain> chains = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            VersionChain c = chain(ByteBuffer.allocate(4).putInt(i).array());
+            index.insert(c);
+            chains.add(c);
+        }
+        assertThat(keysOf(index.ascending(new byte[0], new byte[] {(byte) 0xFF}))).hasSize(100_000);
+        for (VersionChain c : chains) {
+            assertThat(index.remove(c)).isTrue();
+        }
+        assertThat(index.ascending(new byte[0], new byte[] {(byte) 0xFF}).hasNext()).isFalse();
+        VersionChain again = chain(new byte[] {1});
+        index.insert(again);
+        assertThat(index.get(new byte[] {1})).isSameAs(again);
+    }
+
+    /**
+     * One writer inserts (in runs, as layers do, and at random) and removes keys that readers
+     * never ask about, while readers scan ranges and look keys up: every key inserted before a
+     * reader began and never removed is seen, once, in order.
+     */
+    @Test
+    void readersSeeEveryKeyInsertedBeforeThemWhileTheWriterSplitsAndUnlinks() throws Exception {
+        SortedIndex index = new SortedIndex();
+        int total = 200_000;
+        int[] order = new int[total];
+        SplittableRandom shuffle = new SplittableRandom(42);
+        for (int i = 0; i < total; i++) {
+            order[i] = i;
+        }
+        for (int i = total - 1; i > 0; i -= 1 + shuffle.nextInt(200)) { // runs of ascending keys, shuffled
+            int j = shuffle.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        int[] insertedAt = new int[total];
+        for (int i = 0; i < total; i++) {
+            insertedAt[order[i]] = i;
+        }
+        AtomicLong published = new AtomicLong(-1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            SplittableRandom random = new SplittableRandom(r);
+            boolean descending = r == 1;
+            Thread t = new Thread(() -> {
+                try {
+                    while (published.get() < total - 1) {
+                        long p = published.get();
+                        int from = random.nextInt(total);
+                        int to = Math.min(total, from + random.nextInt(3000));
+                        Iterator<VersionChain> it = descending ? index.descending(stable(from), stable(to))
+                                                               : index.ascending(stable(from), stable(to));
+                        List<Integer> seen = new ArrayList<>();
+                        it.forEachRemaining(c -> {
+                            if (c.key.length == 5) {
+                                seen.add(ByteBuffer.wrap(c.key, 1, 4).getInt());
+                            }
+                        });
+                        int expected = descending ? to - 1 : from;
+                        int step = descending ? -1 : 1;
+                        int s = 0;
+                        for (int k = expected; descending ? k >= from : k < to; k += step) {
+                            if (insertedAt[k] <= p) {
+                                while (s < seen.size() && seen.get(s) != k) {
+                                    if (insertedAt[seen.get(s)] <= p) {
+                                        throw new AssertionError("out of order at " + seen.get(s));
+                                    }
+                                    s++;
+                                }
+                                if (s == seen.size()) {
+                                    throw new AssertionError("key " + k + " inserted before the scan is missing");
+                                }
+                                s++;
+                            }
+                        }
+                        int k = random.nextInt(total);
+                        if (insertedAt[k] <= p && index.get(stable(k)) == null) {
+                            throw new AssertionError("point read missed key " + k);
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            t.start();
+            readers.add(t);
+        }
+        List<VersionChain> transients = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            index.insert(chain(stable(order[i])));
+            VersionChain tr = chain(java.util.Arrays.copyOf(stable(order[i]), 6)); // right after a stable key
+            index.insert(tr);
+            transients.add(tr);
+            if (transients.size() > 50) {
+                index.remove(transients.remove(0));
+            }
+            published.set(i);
+        }
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertThat(failure.get()).isNull();
+    }
+
+    /** "s" + 4 bytes big-endian: ordered like the numbers. */
+    private static byte[] stable(int n) {
+        return ByteBuffer.allocate(5).put((byte) 's').putInt(n).array();
+    }
+
+}
