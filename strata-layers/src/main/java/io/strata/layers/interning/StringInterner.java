@@ -51,9 +51,7 @@ import java.util.function.Function;
  * 1) and finds {@code id} at index {@code id - firstId}, or nowhere if the block is
  * shorter. Versionstamp IDs keep one reverse key per stamp ({@code (3)}).
  *
- * <p>This is a format change: a subspace written by the earlier layout (one reverse key per
- * ID) cannot be read by this interner; Strata is pre-1.0 and does not migrate it.
- * Strings are appended raw, not tuple-encoded: one copy per key and no escaping. A
+ * <p>Strings are appended raw, not tuple-encoded: one copy per key and no escaping. A
  * forward key must respect FoundationDB's 10,000-byte key limit, so a string may have at
  * most {@link #maxStringBytes()} bytes (9,999 less the subspace prefix); a longer one, a
  * {@code null}, or a Java string that is not valid Unicode (an unpaired surrogate, which
@@ -64,6 +62,10 @@ import java.util.function.Function;
  * <p>One subspace, one allocator, forever: the allocators' ID spaces overlap, so a subspace
  * written with one must never be given another (a forward value of the wrong width is
  * reported as {@link IllegalStateException}). The interner never deletes a mapping.
+ *
+ * <p>Reverse blocks are a format change: a subspace written by the earlier layout (one
+ * reverse key per ID) cannot be read by this interner; Strata is pre-1.0 and does not
+ * migrate it.
  *
  * <h2>Interning a batch</h2>
  * Duplicates in the batch are merged. Every distinct string not in the cache has its forward
@@ -91,8 +93,9 @@ import java.util.function.Function;
  *       allocated, so no two committed blocks' ID ranges overlap (nor their keys, the first
  *       IDs): the block with the greatest first ID {@code <= id} is the only one that can
  *       hold {@code id}, and if its range ends before {@code id}, no string has ID
- *       {@code id} (an ID allocated but never written, such as one burned by an attempt
- *       that did not commit, falls in such a gap).</li>
+ *       {@code id} (an ID never handed out, such as one the HCA never picked, or handed
+ *       out and never written, such as one burned by a failed attempt, falls in such a
+ *       gap).</li>
  *   <li><b>{@code commit_unknown_result} (1021).</b> If the attempt did commit, its mappings
  *       exist; the retry re-reads the forward keys, finds them and returns those IDs (its
  *       allocations, if any, were for other strings). If it did not commit, nothing of it
