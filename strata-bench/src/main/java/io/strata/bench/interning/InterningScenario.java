@@ -40,8 +40,11 @@ import java.util.function.ToDoubleFunction;
  * </ul>
  *
  * <h2>What limits the rate (profiled with JFR on the 2-core machine, November 2026)</h2>
- * A new string costs one forward read, a share of one counter read and write, and two
- * writes (forward and reverse key). The engine's single sequencer thread applies every
+ * A new string costs one forward read, a share of one counter read and write, a forward
+ * key write, and its share of a reverse block (one block per run of consecutive IDs: about
+ * one per batch with sequence allocators, one per string with the HCA). The profile below
+ * was taken when every string still wrote its own reverse key, two writes a string, so its
+ * per-string figures are from that layout. The engine's single sequencer thread applies every
  * committed write to its sorted in-memory store: about 3.3 µs of sequencer CPU per new
  * string, half of it {@code ConcurrentSkipListMap} insertion, the rest its hash index and the
  * conflict window. That caps interning at roughly 300,000 new strings/s on one core whatever

@@ -1,6 +1,7 @@
 package io.strata.layers.interning;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
@@ -13,6 +14,7 @@ import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -34,12 +36,22 @@ import java.util.function.Function;
  * <h2>Key layout</h2>
  * Under the subspace {@code S} ({@code InternerLayout}):
  * <pre>
- * S.pack((0)) ++ string bytes  -&gt; ID (8 bytes big-endian), or a 12-byte stamp (versionstamp IDs)
- * S.pack((1)) ++ ID (8 bytes)  -&gt; string bytes
- * S.pack((2)) ...              -&gt; the allocator's counters (its own subspace: {@link #countersOf})
- * S.pack((3)) ++ stamp         -&gt; string bytes (versionstamp IDs)
+ * S.pack((0)) ++ string bytes       -&gt; ID (8 bytes big-endian), or a 12-byte stamp (versionstamp IDs)
+ * S.pack((1)) ++ firstId (8 bytes)  -&gt; reverse block: the strings of IDs firstId, firstId + 1, ...
+ * S.pack((2)) ...                   -&gt; the allocator's counters (its own subspace: {@link #countersOf})
+ * S.pack((3)) ++ stamp              -&gt; string bytes (versionstamp IDs)
  * </pre>
- * Strings are appended raw, not tuple-encoded: one copy per key and no escaping. A
+ * A reverse block holds the strings of a run of consecutive IDs allocated in one
+ * transaction, each entry a varint length then the bytes (the format, byte by byte, is in
+ * {@code InternerLayout}); a run is cut into several blocks so that no value exceeds
+ * FoundationDB's 100,000 bytes. So a batch of {@code n} new strings whose IDs are one run
+ * (sharded sequences, one counter) writes {@code n} forward keys and one block, not
+ * {@code 2n} keys; the HCA's scattered IDs make runs of one, a block per string. A lookup
+ * reads the block with the greatest first ID {@code <= id} (a reverse range read of limit
+ * 1) and finds {@code id} at index {@code id - firstId}, or nowhere if the block is
+ * shorter. Versionstamp IDs keep one reverse key per stamp ({@code (3)}).
+ *
+ * <p>Strings are appended raw, not tuple-encoded: one copy per key and no escaping. A
  * forward key must respect FoundationDB's 10,000-byte key limit, so a string may have at
  * most {@link #maxStringBytes()} bytes (9,999 less the subspace prefix); a longer one, a
  * {@code null}, or a Java string that is not valid Unicode (an unpaired surrogate, which
@@ -51,12 +63,18 @@ import java.util.function.Function;
  * written with one must never be given another (a forward value of the wrong width is
  * reported as {@link IllegalStateException}). The interner never deletes a mapping.
  *
+ * <p>Reverse blocks are a format change: a subspace written by the earlier layout (one
+ * reverse key per ID) cannot be read by this interner; Strata is pre-1.0 and does not
+ * migrate it.
+ *
  * <h2>Interning a batch</h2>
  * Duplicates in the batch are merged. Every distinct string not in the cache has its forward
  * key read, all reads issued before any is awaited. The strings found absent get IDs from
  * one {@link IdAllocator#allocate} call (one counter read and write for the whole batch with
- * sharded sequences), and both keys of each new mapping are written. IDs come back in input
- * order.
+ * sharded sequences); the forward key of each new mapping is written, and the reverse
+ * blocks of the fresh IDs, one per maximal run of consecutive IDs in the allocator's order
+ * (the ID after {@code 0xFFFF_FFFF_FFFF_FFFF} does not continue a run). IDs come back in
+ * input order.
  *
  * <h2>Why one string never gets two IDs, and one ID never names two strings</h2>
  * <ul>
@@ -70,16 +88,29 @@ import java.util.function.Function;
  *   <li><b>One ID, one string.</b> The allocator's contract: no two committed transactions
  *       receive the same ID (for versionstamps: the 12-byte stamp is unique per commit and
  *       index, and the packing into 64 bits is injective on the stamps it accepts). A
- *       transaction writes each allocated ID into exactly one mapping.</li>
+ *       transaction writes each allocated ID into exactly one mapping, and into exactly one
+ *       entry of one reverse block. A block covers exactly IDs its own transaction
+ *       allocated, so no two committed blocks' ID ranges overlap (nor their keys, the first
+ *       IDs): the block with the greatest first ID {@code <= id} is the only one that can
+ *       hold {@code id}, and if its range ends before {@code id}, no string has ID
+ *       {@code id} (an ID never handed out, such as one the HCA never picked, or handed
+ *       out and never written, such as one burned by a failed attempt, falls in such a
+ *       gap).</li>
  *   <li><b>{@code commit_unknown_result} (1021).</b> If the attempt did commit, its mappings
  *       exist; the retry re-reads the forward keys, finds them and returns those IDs (its
  *       allocations, if any, were for other strings). If it did not commit, nothing of it
  *       exists and the retry allocates afresh. Either way the caller receives the IDs of the
  *       attempt that committed, which is what {@code db.run} returns; callers running their
  *       own loop must do the same.</li>
- *   <li><b>Reverse keys agree with forward keys</b>, since both keys of a mapping are written
- *       in the same transaction and neither is ever rewritten (versionstamp mappings that do
+ *   <li><b>Reverse entries agree with forward keys</b>, since the forward key of a mapping
+ *       and the block holding its reverse entry are written in the same transaction, and
+ *       neither forward keys nor blocks are ever rewritten (versionstamp mappings that do
  *       not fit 64 bits are the exception: they have no ID, and are replaced as a whole).</li>
+ *   <li><b>Serializable lookups.</b> A lookup's reverse range read, cut by its limit of
+ *       one, conflicts (in FoundationDB, and in Strata's engine) on
+ *       {@code [the block's key, reverse(id) ++ 0x00)}: a transaction interning into any
+ *       other block does not meet it, a write of that block's key, or of a new block in the
+ *       gap holding {@code id}, does. Database-level lookups are snapshot reads.</li>
  * </ul>
  *
  * <h2>Cache</h2>
@@ -241,6 +272,40 @@ public final class StringInterner {
 
     public CompletableFuture<Optional<String>> lookupString(ReadTransaction tr, long id) {
         return lookup(tr, id).thenApply(o -> o.map(b -> new String(b, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * {@link #lookup(ReadTransaction, long)} of each ID, results in input order. Each reverse
+     * block is read once however many of {@code ids} it names: per run of consecutive IDs,
+     * one read for the block holding the first and one for the blocks starting after it, all
+     * issued together.
+     */
+    public CompletableFuture<List<Optional<byte[]>>> lookupAll(ReadTransaction tr, long[] ids) {
+        if (stamps == null) {
+            return lookupBlocks(tr, ids);
+        }
+        List<CompletableFuture<Optional<byte[]>>> reads = new ArrayList<>(ids.length);
+        for (long id : ids) {
+            reads.add(lookup(tr, id));
+        }
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignore -> {
+            List<Optional<byte[]>> out = new ArrayList<>(reads.size());
+            for (CompletableFuture<Optional<byte[]>> r : reads) {
+                out.add(r.join());
+            }
+            return out;
+        });
+    }
+
+    /** {@link #lookupAll(ReadTransaction, long[])} as Java strings (UTF-8). */
+    public CompletableFuture<List<Optional<String>>> lookupAllStrings(ReadTransaction tr, long[] ids) {
+        return lookupAll(tr, ids).thenApply(found -> {
+            List<Optional<String>> out = new ArrayList<>(found.size());
+            for (Optional<byte[]> o : found) {
+                out.add(o.map(b -> new String(b, StandardCharsets.UTF_8)));
+            }
+            return out;
+        });
     }
 
     // ---------------------------------------------------------------- on a database, with retries
@@ -408,13 +473,15 @@ public final class StringInterner {
             }
             if (stamps == null) {
                 return allocator.allocate(tr, missing.size()).thenApply(fresh -> {
+                    List<byte[]> named = new ArrayList<>(fresh.length);
                     for (int k = 0; k < fresh.length; k++) {
                         int j = missing.get(k);
                         byte[] s = distinct.get(j);
                         tr.set(layout.forward(s), Bytes.bigEndian(fresh[k]));
-                        tr.set(layout.reverse(fresh[k]), s);
+                        named.add(s);
                         ids[j] = fresh[k];
                     }
+                    ReverseBlocks.write(tr, layout, fresh, named);
                     return new Staged(CompletableFuture.completedFuture(expand(ids, slotOf)));
                 });
             }
@@ -494,14 +561,121 @@ public final class StringInterner {
         if (cached != null) {
             return CompletableFuture.completedFuture(Optional.of(cached));
         }
-        byte[] key = stamps == null ? layout.reverse(id)
-                : layout.stampedReverse(stamps.version(id), stamps.order(id), stamps.index(id));
-        return tr.get(key).thenApply(value -> {
+        CompletableFuture<byte[]> read;
+        if (stamps != null) {
+            read = tr.get(layout.stampedReverse(stamps.version(id), stamps.order(id), stamps.index(id)));
+        } else {
+            // The block with the greatest first ID <= id. Serializably, FoundationDB records
+            // [that block's key, reverse(id) ++ 0x00) as the read conflict range of a reverse
+            // read cut by its limit: writes of other blocks do not meet it, only this block's
+            // key, or a block written into the gap that holds id.
+            read = tr.getRange(layout.reversePrefix, layout.afterReverse(id), 1, true).asList()
+                    .thenApply(rows -> rows.isEmpty() ? null : entryOf(rows.get(0), id));
+        }
+        return read.thenApply(value -> {
             if (value != null && committedReads && cache != null) {
                 cache.put(value, id);
             }
             return Optional.ofNullable(value);
         });
+    }
+
+    /** The string of {@code id} in the block {@code kv} (whose first ID is {@code <= id}), or null. */
+    private byte[] entryOf(KeyValue kv, long id) {
+        return ReverseBlocks.entry(kv.getValue(), id - layout.firstIdOf(kv.getKey()));
+    }
+
+    private CompletableFuture<List<Optional<byte[]>>> lookupBlocks(ReadTransaction tr, long[] ids) {
+        @SuppressWarnings("unchecked")
+        Optional<byte[]>[] out = new Optional[ids.length];
+        long[] sorted = new long[ids.length];
+        int n = 0;
+        for (int i = 0; i < ids.length; i++) {
+            byte[] cached = cache == null ? null : cache.string(ids[i]);
+            if (cached != null) {
+                out[i] = Optional.of(cached);
+            } else {
+                sorted[n++] = ids[i];
+            }
+        }
+        sorted = distinctUnsigned(sorted, n);
+        // One read round: per run of consecutive IDs [a, b], the block holding a (a reverse
+        // read, as in lookup) and every block starting in (a, b] (a forward read).
+        List<CompletableFuture<List<KeyValue>>> before = new ArrayList<>();
+        List<CompletableFuture<List<KeyValue>>> within = new ArrayList<>();
+        List<int[]> runs = new ArrayList<>();
+        for (int from = 0; from < sorted.length; ) {
+            int to = from + 1;
+            while (to < sorted.length && sorted[to - 1] != -1L && sorted[to] == sorted[to - 1] + 1) {
+                to++;
+            }
+            long a = sorted[from];
+            long b = sorted[to - 1];
+            runs.add(new int[] {from, to});
+            before.add(tr.getRange(layout.reversePrefix, layout.afterReverse(a), 1, true).asList());
+            within.add(a == b ? CompletableFuture.completedFuture(List.of())
+                    : tr.getRange(layout.afterReverse(a), layout.afterReverse(b)).asList());
+            from = to;
+        }
+        List<CompletableFuture<?>> all = new ArrayList<>(before);
+        all.addAll(within);
+        long[] ordered = sorted;
+        return CompletableFuture.allOf(all.toArray(new CompletableFuture[0])).thenApply(ignore -> {
+            Map<Long, byte[]> found = new HashMap<>(ordered.length * 2);
+            for (int r = 0; r < runs.size(); r++) {
+                List<KeyValue> blocks = new ArrayList<>(before.get(r).join());
+                blocks.addAll(within.get(r).join());
+                int block = -1;
+                long first = 0;
+                List<byte[]> entries = null;
+                for (int k = runs.get(r)[0]; k < runs.get(r)[1]; k++) {
+                    long id = ordered[k];
+                    while (block + 1 < blocks.size()
+                            && Long.compareUnsigned(layout.firstIdOf(blocks.get(block + 1).getKey()), id) <= 0) {
+                        block++;
+                        first = layout.firstIdOf(blocks.get(block).getKey());
+                        entries = null;
+                    }
+                    if (block < 0) {
+                        continue; // before the first block: named by nothing
+                    }
+                    if (entries == null) {
+                        entries = ReverseBlocks.entries(blocks.get(block).getValue()); // decoded once per block
+                    }
+                    long index = id - first;
+                    if (Long.compareUnsigned(index, entries.size()) < 0) {
+                        found.put(id, entries.get((int) index));
+                    }
+                }
+            }
+            for (int i = 0; i < ids.length; i++) {
+                if (out[i] == null) {
+                    byte[] s = found.get(ids[i]);
+                    out[i] = s == null ? Optional.empty() : Optional.of(s.clone());
+                }
+            }
+            return List.of(out);
+        });
+    }
+
+    /** The first {@code n} of {@code ids}, sorted in unsigned order, without repeats. */
+    private static long[] distinctUnsigned(long[] ids, int n) {
+        long[] flipped = new long[n];
+        for (int i = 0; i < n; i++) {
+            flipped[i] = ids[i] ^ Long.MIN_VALUE; // signed order of the flipped = unsigned order
+        }
+        Arrays.sort(flipped);
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (m == 0 || flipped[i] != flipped[m - 1]) {
+                flipped[m++] = flipped[i];
+            }
+        }
+        long[] out = new long[m];
+        for (int i = 0; i < m; i++) {
+            out[i] = flipped[i] ^ Long.MIN_VALUE;
+        }
+        return out;
     }
 
     /**

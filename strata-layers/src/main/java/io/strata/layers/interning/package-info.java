@@ -8,7 +8,7 @@
  * <pre>
  * S
  * ├── (0) ++ string bytes      -&gt; ID (8 bytes big-endian) | stamp (12 bytes, versionstamp IDs)
- * ├── (1) ++ ID (8 bytes BE)   -&gt; string bytes
+ * ├── (1) ++ firstId (8 bytes BE) -&gt; reverse block: strings of IDs firstId, firstId + 1, ... (varint length, bytes)
  * ├── (2)                      the allocator's subspace
  * │     ├── sequence (8 bytes BE) -&gt; last counter value, 8 bytes BE   (sharded / single counter)
  * │     └── (0, start), (1, candidate)                                  (HCA)

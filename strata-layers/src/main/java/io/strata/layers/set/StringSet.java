@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -94,30 +93,28 @@ public final class StringSet {
         return ids.cardinality(tr);
     }
 
-    /** Every member, in the order of their IDs (lookups issued together). */
+    /** Every member, in the order of their IDs (reads issued together, each reverse block read once). */
     public CompletableFuture<List<String>> toList(ReadTransaction tr) {
         return ids.toBitmap(tr).thenCompose(bitmap -> strings(tr, bitmap));
     }
 
     /**
      * The strings named by {@code members} (a result of {@link SetAlgebra} over sets of this
-     * interner's IDs), in the bitmap's unsigned order; lookups issued together. An ID that
-     * names no string is an error ({@link IllegalStateException}): it cannot have come from
-     * a set kept through this class.
+     * interner's IDs), in the bitmap's unsigned order; each reverse block is read once
+     * ({@link StringInterner#lookupAll}). An ID that names no string is an error
+     * ({@link IllegalStateException}): it cannot have come from a set kept through this class.
      */
     public CompletableFuture<List<String>> strings(ReadTransaction tr, Roaring64Bitmap members) {
-        List<CompletableFuture<Optional<String>>> lookups = new ArrayList<>();
-        List<Long> order = new ArrayList<>();
+        long[] order = new long[Math.toIntExact(members.getLongCardinality())];
+        int n = 0;
         for (LongIterator it = members.getLongIterator(); it.hasNext(); ) {
-            long id = it.next();
-            order.add(id);
-            lookups.add(interner.lookupString(tr, id));
+            order[n++] = it.next(); // the bitmap's unsigned order
         }
-        return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new)).thenApply(ignore -> {
-            List<String> result = new ArrayList<>(lookups.size());
-            for (int i = 0; i < lookups.size(); i++) {
-                long id = order.get(i);
-                result.add(lookups.get(i).join().orElseThrow(() -> new IllegalStateException(
+        return interner.lookupAllStrings(tr, order).thenApply(found -> {
+            List<String> result = new ArrayList<>(found.size());
+            for (int i = 0; i < found.size(); i++) {
+                long id = order[i];
+                result.add(found.get(i).orElseThrow(() -> new IllegalStateException(
                         "ID " + Long.toUnsignedString(id) + " names no string in this interner")));
             }
             return result;

@@ -20,8 +20,8 @@ final class InternerChecks {
     /**
      * Scans the interner's subspace and checks the mapping is a bijection: every forward
      * entry has the reverse entry naming it back, every reverse entry is named by exactly one
-     * forward entry, no ID twice; and every mapping in {@code told} (string bytes to ID, as
-     * clients were told) is stored. Returns the stored forward map (string to ID; for
+     * forward entry, no ID twice; reverse blocks within the value limit, not overlapping;
+     * and every mapping in {@code told} (string bytes to ID, as clients were told) is stored. Returns the stored forward map (string to ID; for
      * versionstamps only stamps that fit).
      *
      * @param stamps the versionstamp packing, or null for 8-byte IDs
@@ -32,8 +32,30 @@ final class InternerChecks {
         List<KeyValue> forward = scan(db, layout.forwardPrefix);
         List<KeyValue> reverse = scan(db, stamps == null ? layout.reversePrefix : layout.stampedPrefix);
         Map<ByteBuffer, ByteBuffer> reverseByKey = new HashMap<>();
-        for (KeyValue kv : reverse) {
-            reverseByKey.put(ByteBuffer.wrap(kv.getKey()), ByteBuffer.wrap(kv.getValue()));
+        if (stamps == null) {
+            // Blocks: one reverse entry per ID, keyed here by reverse(id) as if unblocked.
+            long end = 0;
+            boolean any = false;
+            for (KeyValue kv : reverse) {
+                assertThat(kv.getValue().length).as("block value size").isLessThanOrEqualTo(ReverseBlocks.VALUE_SIZE_LIMIT);
+                long first = layout.firstIdOf(kv.getKey());
+                List<byte[]> entries = ReverseBlocks.entries(kv.getValue());
+                assertThat(entries).as("a block names at least one string").isNotEmpty();
+                if (any) {
+                    assertThat(Long.compareUnsigned(end, first)).as("blocks do not overlap").isLessThanOrEqualTo(0);
+                }
+                long last = first + entries.size() - 1;
+                assertThat(Long.compareUnsigned(last, first)).as("a block does not wrap").isGreaterThanOrEqualTo(0);
+                for (int i = 0; i < entries.size(); i++) {
+                    reverseByKey.put(ByteBuffer.wrap(layout.reverse(first + i)), ByteBuffer.wrap(entries.get(i)));
+                }
+                any = true;
+                end = last + 1;
+            }
+        } else {
+            for (KeyValue kv : reverse) {
+                reverseByKey.put(ByteBuffer.wrap(kv.getKey()), ByteBuffer.wrap(kv.getValue()));
+            }
         }
         Map<ByteBuffer, Long> ids = new HashMap<>();
         Map<ByteBuffer, ByteBuffer> namedBy = new HashMap<>();

@@ -105,8 +105,9 @@ class StringInternerTest {
         byte[] p = S.getKey();
         assertThat(kvs).extracting(kv -> Arrays.copyOfRange(kv.getKey(), p.length, kv.getKey().length)).containsExactly(
                 new byte[]{0x14, 'x'},                             // forward
-                new byte[]{0x15, 1, 0, 0, 0, 0, 0, 0, 0, 1},      // reverse
+                new byte[]{0x15, 1, 0, 0, 0, 0, 0, 0, 0, 1},      // reverse block of ID 1
                 new byte[]{0x15, 2, 0, 0, 0, 0, 0, 0, 0, 0});     // the single counter
+        assertThat(kvs.get(1).getValue()).containsExactly(1, 'x'); // one entry: varint length 1, then "x"
     }
 
     @Test
