@@ -57,7 +57,7 @@ final class WriteMap {
 
     private static final Entry UNREADABLE = new Entry(Kind.UNREADABLE, null, null);
 
-    private final TreeMap<byte[], Entry> entries = new TreeMap<>(ByteKeys.COMPARATOR);
+    private WrittenKeys<Entry> entries = new WrittenKeys<>();
     /** Disjoint cleared intervals, begin -> end. */
     private final TreeMap<byte[], byte[]> cleared = new TreeMap<>(ByteKeys.COMPARATOR);
     /** Intervals that may hold a versionstamped key, begin -> end (may overlap). */
@@ -70,10 +70,7 @@ final class WriteMap {
      */
     WriteMap copy() {
         WriteMap c = new WriteMap();
-        for (Map.Entry<byte[], Entry> e : entries.entrySet()) {
-            Entry v = e.getValue();
-            c.entries.put(e.getKey(), v.kind == Kind.DEPENDENT ? new Entry(Kind.DEPENDENT, null, new ArrayList<>(v.ops)) : v);
-        }
+        c.entries = entries.copy(v -> v.kind == Kind.DEPENDENT ? new Entry(Kind.DEPENDENT, null, new ArrayList<>(v.ops)) : v);
         c.cleared.putAll(cleared);
         c.unreadable.putAll(unreadable);
         return c;
@@ -92,7 +89,7 @@ final class WriteMap {
     }
 
     void clearRange(byte[] begin, byte[] end) {
-        entries.subMap(begin, true, end, false).clear();
+        entries.removeRange(begin, end);
         byte[] b = begin;
         byte[] e = end;
         // Merge with overlapping or adjacent cleared intervals.
@@ -175,7 +172,7 @@ final class WriteMap {
         if (e != null) {
             return e.kind == Kind.UNREADABLE;
         }
-        return inUnreadableRange(key, ByteKeys.keyAfter(key));
+        return !unreadable.isEmpty() && inUnreadableRange(key, ByteKeys.keyAfter(key));
     }
 
     /** True when some range may hold a versionstamped key. */
@@ -201,7 +198,7 @@ final class WriteMap {
         if (ByteKeys.compare(begin, end) >= 0) {
             return new TreeMap<>(ByteKeys.COMPARATOR);
         }
-        NavigableMap<byte[], Entry> sub = entries.subMap(begin, true, end, false);
+        NavigableMap<byte[], Entry> sub = entries.sorted().subMap(begin, true, end, false);
         return reverse ? sub.descendingMap() : sub;
     }
 
@@ -226,7 +223,7 @@ final class WriteMap {
         while (ByteKeys.compare(pos, end) < 0) {
             // Next independent point entry and next cleared interval at or after pos.
             byte[] nextPoint = null;
-            for (Map.Entry<byte[], Entry> e : entries.tailMap(pos, true).entrySet()) {
+            for (Map.Entry<byte[], Entry> e : entries.sorted().tailMap(pos, true).entrySet()) {
                 if (ByteKeys.compare(e.getKey(), end) >= 0) {
                     break;
                 }
