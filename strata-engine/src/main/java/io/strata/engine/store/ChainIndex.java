@@ -39,13 +39,15 @@ import java.util.Arrays;
 final class ChainIndex {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(VersionChain[].class);
     /** Marks a slot whose chain was removed; never equal to a real chain. */
-    private static final VersionChain REMOVED = new VersionChain(new byte[0], 0);
+    private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;
 
     private volatile VersionChain[] table = new VersionChain[MIN_CAPACITY];
     /** Writer-owned: chains held, and slots holding {@link #REMOVED}. */
     private int live;
     private int removed;
+    /** Writer-owned: whether the last {@link #getOrCreate} made the chain. */
+    boolean created;
     /** The number of chains, for readers. */
     private volatile int size;
 
@@ -54,8 +56,12 @@ final class ChainIndex {
         return find(table, key, ByteKeys.hash(key));
     }
 
-    /** The chain of {@code key}, made (empty) if absent. Writer only. */
-    VersionChain getOrCreate(byte[] key) {
+    /**
+     * The chain of {@code key}; if absent, a new one whose first write is {@code value} at
+     * {@code version}, and {@link #created} tells so. Writer only.
+     */
+    VersionChain getOrCreate(byte[] key, long version, byte[] value) {
+        created = false;
         int hash = ByteKeys.hash(key);
         VersionChain[] t = table;
         int mask = t.length - 1;
@@ -70,7 +76,8 @@ final class ChainIndex {
                 return c;
             }
         }
-        VersionChain chain = new VersionChain(key, hash);
+        VersionChain chain = new VersionChain(key, hash, version, value);
+        created = true;
         if (reusable >= 0) {
             removed--;
             i = reusable;

@@ -8,12 +8,12 @@ package io.strata.engine.store;
  */
 final class PruneQueue {
     private VersionChain[] chains = new VersionChain[1024];
-    private VersionChain.Node[] nodes = new VersionChain.Node[1024];
+    private VersionNode[] nodes = new VersionNode[1024];
     /** Index of the oldest entry, and the number held; capacity is a power of two. */
     private int head;
     private int count;
 
-    void add(VersionChain chain, VersionChain.Node node) {
+    void add(VersionChain chain, VersionNode node) {
         if (count == chains.length) {
             grow();
         }
@@ -36,7 +36,7 @@ final class PruneQueue {
         return chains[head];
     }
 
-    VersionChain.Node oldestNode() {
+    VersionNode oldestNode() {
         return nodes[head];
     }
 
@@ -50,7 +50,7 @@ final class PruneQueue {
 
     private void grow() {
         VersionChain[] c = new VersionChain[chains.length * 2];
-        VersionChain.Node[] n = new VersionChain.Node[nodes.length * 2];
+        VersionNode[] n = new VersionNode[nodes.length * 2];
         for (int i = 0; i < count; i++) {
             int from = (head + i) & (chains.length - 1);
             c[i] = chains[from];

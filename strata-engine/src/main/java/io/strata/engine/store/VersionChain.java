@@ -5,40 +5,30 @@ package io.strata.engine.store;
  * The chain carries its key and the key's hash, so that the {@link ChainIndex} stores the
  * chain alone.
  *
+ * <p>The chain is itself the node of the key's first write: most keys are written once, and
+ * then a key costs this one object besides its bytes and value. Once a newer node is pruned
+ * past it, that first node is out of every admitted reader's reach, and its value is dropped
+ * so that an overwritten key does not keep its first value alive.
+ *
  * <p>One writer prepends with a volatile write; readers walk the published nodes without
  * locking. Pruning cuts a chain after a given node in O(1) (see {@link VersionedStore}).
  */
-final class VersionChain {
-    /** A version of the key. {@code next} is cut by pruning only. */
-    static final class Node {
-        final long version;
-        final byte[] value;
-        volatile Node next;
-        /**
-         * Replaced by a second write in the same version: no longer in the chain, so its
-         * pruning entry must not cut anything. Writer-only.
-         */
-        boolean replaced;
-
-        Node(long version, byte[] value, Node next) {
-            this.version = version;
-            this.value = value;
-            this.next = next;
-        }
-    }
-
+final class VersionChain extends VersionNode {
     final byte[] key;
     /** {@code ByteKeys.hash(key)}. */
     final int hash;
-    private volatile Node head;
+    private volatile VersionNode head;
 
-    VersionChain(byte[] key, int hash) {
+    /** A chain whose first write set {@code key} to {@code value} (not null) at {@code version}. */
+    VersionChain(byte[] key, int hash, long version, byte[] value) {
+        super(version, value, null);
         this.key = key;
         this.hash = hash;
+        this.head = this;
     }
 
     byte[] valueAt(long version) {
-        for (Node n = head; n != null; n = n.next) {
+        for (VersionNode n = head; n != null; n = n.next) {
             if (n.version <= version) {
                 return n.value;
             }
@@ -46,14 +36,8 @@ final class VersionChain {
         return null;
     }
 
-    /** Whether nothing was ever written to this chain (it was just made for a new key). */
-    boolean isEmpty() {
-        return head == null;
-    }
-
     byte[] latestValue() {
-        Node h = head;
-        return h == null ? null : h.value;
+        return head.value;
     }
 
     /**
@@ -62,14 +46,17 @@ final class VersionChain {
      *
      * @return the node now holding the write
      */
-    Node write(long version, byte[] value) {
-        Node h = head;
-        Node n;
-        if (h != null && h.version == version) {
+    VersionNode write(long version, byte[] value) {
+        VersionNode h = head;
+        VersionNode n;
+        if (h.version == version) {
             h.replaced = true;
-            n = new Node(version, value, h.next);
+            if (h == this) {
+                this.value = null; // never published, so never read: see the class comment
+            }
+            n = new VersionNode(version, value, h.next);
         } else {
-            n = new Node(version, value, h);
+            n = new VersionNode(version, value, h);
         }
         head = n;
         return n;
@@ -83,11 +70,14 @@ final class VersionChain {
      *
      * @return true when the chain is now only an old tombstone, so the key can be removed
      */
-    boolean pruneAfter(Node n) {
+    boolean pruneAfter(VersionNode n) {
         if (n.replaced) {
             return false;
         }
         n.next = null;
+        if (n != this) {
+            value = null; // the first write is behind n now: out of every admitted reader's reach
+        }
         return head == n && n.value == null;
     }
 }

@@ -99,12 +99,14 @@ public final class VersionedStore {
                 forgetAbsent(i--);
             }
         }
-        VersionChain chain = index.getOrCreate(key);
-        if (chain.isEmpty()) {
+        VersionChain chain = index.getOrCreate(key, version, value);
+        if (index.created) {
             // New: in the hash index first, then the sorted one, as before any write to it.
             sorted.insert(chain);
+            dirty.add(chain, chain);
+        } else {
+            dirty.add(chain, chain.write(version, value));
         }
-        dirty.add(chain, chain.write(version, value));
     }
 
     /** Clears {@code key} at {@code version}; writer only. */

@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ChainIndexTest {
+    private static final byte[] V = {1};
+
     private static byte[] key(long n) {
         return ByteBuffer.allocate(9).put((byte) 0x15).putLong(n).array();
     }
@@ -25,14 +27,14 @@ class ChainIndexTest {
     @Test
     void findsWhatItCreatedAndForgetsWhatItRemoved() {
         ChainIndex index = new ChainIndex();
-        VersionChain a = index.getOrCreate(key(1));
-        assertThat(index.getOrCreate(key(1))).isSameAs(a);
+        VersionChain a = index.getOrCreate(key(1), 1, V);
+        assertThat(index.getOrCreate(key(1), 1, V)).isSameAs(a);
         assertThat(index.get(key(1))).isSameAs(a);
         assertThat(index.get(key(2))).isNull();
         assertThat(index.remove(a)).isTrue();
         assertThat(index.remove(a)).isFalse();
         assertThat(index.get(key(1))).isNull();
-        VersionChain again = index.getOrCreate(key(1));
+        VersionChain again = index.getOrCreate(key(1), 1, V);
         assertThat(again).isNotSameAs(a);
         assertThat(index.size()).isEqualTo(1);
     }
@@ -40,7 +42,7 @@ class ChainIndexTest {
     @Test
     void theEmptyKeyIsAKeyLikeAnyOther() {
         ChainIndex index = new ChainIndex();
-        VersionChain empty = index.getOrCreate(new byte[0]);
+        VersionChain empty = index.getOrCreate(new byte[0], 1, V);
         assertThat(index.get(new byte[0])).isSameAs(empty);
         assertThat(index.remove(empty)).isTrue();
         assertThat(index.get(new byte[0])).isNull();
@@ -54,7 +56,7 @@ class ChainIndexTest {
         for (int op : ops) {
             int k = op / 2;
             if (op % 2 == 0) {
-                VersionChain c = index.getOrCreate(key(k));
+                VersionChain c = index.getOrCreate(key(k), 1, V);
                 VersionChain expected = model.computeIfAbsent(k, x -> c);
                 assertThat(c).isSameAs(expected);
             } else {
@@ -109,7 +111,7 @@ class ChainIndexTest {
         }
         List<VersionChain> removable = new ArrayList<>();
         for (int k = 0; k < total; k++) {
-            VersionChain c = index.getOrCreate(key(k));
+            VersionChain c = index.getOrCreate(key(k), 1, V);
             if (k % 3 == 0) {
                 removable.add(c);
             }

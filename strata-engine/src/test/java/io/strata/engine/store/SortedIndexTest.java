@@ -27,7 +27,7 @@ class SortedIndexTest {
     }
 
     private static VersionChain chain(byte[] key) {
-        return new VersionChain(key, ByteKeys.hash(key));
+        return new VersionChain(key, ByteKeys.hash(key), 1, new byte[] {1});
     }
 
     private static List<byte[]> keysOf(Iterator<VersionChain> it) {
