@@ -42,7 +42,22 @@ final class ChainIndex {
     private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;
 
-    private volatile VersionChain[] table = new VersionChain[MIN_CAPACITY];
+    /**
+     * Slots, and beside them the hash of each slot's chain, so that a probe passing other keys
+     * compares hashes without loading their chains (a cache miss each). Written before the
+     * slot, read after it.
+     */
+    private static final class Table {
+        final VersionChain[] slots;
+        final int[] hashes;
+
+        Table(int capacity) {
+            slots = new VersionChain[capacity];
+            hashes = new int[capacity];
+        }
+    }
+
+    private volatile Table table = new Table(MIN_CAPACITY);
     /** Writer-owned: chains held, and slots holding {@link #REMOVED}. */
     private int live;
     private int removed;
@@ -63,16 +78,16 @@ final class ChainIndex {
     VersionChain getOrCreate(byte[] key, long version, byte[] value) {
         created = false;
         int hash = ByteKeys.hash(key);
-        VersionChain[] t = table;
-        int mask = t.length - 1;
+        Table t = table;
+        int mask = t.slots.length - 1;
         int reusable = -1;
         int i = hash & mask;
-        for (VersionChain c; (c = (VersionChain) SLOTS.getAcquire(t, i)) != null; i = (i + 1) & mask) {
+        for (VersionChain c; (c = t.slots[i]) != null; i = (i + 1) & mask) { // the writer's own writes
             if (c == REMOVED) {
                 if (reusable < 0) {
                     reusable = i;
                 }
-            } else if (c.hash == hash && Arrays.equals(c.key, key)) {
+            } else if (t.hashes[i] == hash && Arrays.equals(c.key, key)) {
                 return c;
             }
         }
@@ -82,10 +97,11 @@ final class ChainIndex {
             removed--;
             i = reusable;
         }
-        SLOTS.setRelease(t, i, chain);
+        t.hashes[i] = hash;
+        SLOTS.setRelease(t.slots, i, chain);
         live++;
         size = live;
-        if ((live + removed) * 2 > t.length) {
+        if ((live + removed) * 2 > t.slots.length) {
             rebuild();
         }
         return chain;
@@ -93,12 +109,12 @@ final class ChainIndex {
 
     /** Removes {@code chain} (by identity); false if it is not held. Writer only. */
     boolean remove(VersionChain chain) {
-        VersionChain[] t = table;
-        int mask = t.length - 1;
+        Table t = table;
+        int mask = t.slots.length - 1;
         for (int i = chain.hash & mask; ; i = (i + 1) & mask) {
-            VersionChain c = (VersionChain) SLOTS.getAcquire(t, i);
+            VersionChain c = t.slots[i];
             if (c == chain) {
-                SLOTS.setRelease(t, i, REMOVED);
+                SLOTS.setRelease(t.slots, i, REMOVED);
                 live--;
                 removed++;
                 size = live;
@@ -115,14 +131,14 @@ final class ChainIndex {
         return size;
     }
 
-    private static VersionChain find(VersionChain[] t, byte[] key, int hash) {
-        int mask = t.length - 1;
+    private static VersionChain find(Table t, byte[] key, int hash) {
+        int mask = t.slots.length - 1;
         for (int i = hash & mask; ; i = (i + 1) & mask) {
-            VersionChain c = (VersionChain) SLOTS.getAcquire(t, i);
+            VersionChain c = (VersionChain) SLOTS.getAcquire(t.slots, i);
             if (c == null) {
                 return null;
             }
-            if (c.hash == hash && c != REMOVED && Arrays.equals(c.key, key)) {
+            if (t.hashes[i] == hash && c != REMOVED && Arrays.equals(c.key, key)) {
                 return c;
             }
         }
@@ -134,19 +150,21 @@ final class ChainIndex {
         while (capacity < live * 4) {
             capacity <<= 1;
         }
-        VersionChain[] old = table;
-        VersionChain[] fresh = new VersionChain[capacity];
+        Table old = table;
+        Table fresh = new Table(capacity);
         int mask = capacity - 1;
-        for (VersionChain c : old) {
+        for (int j = 0; j < old.slots.length; j++) {
+            VersionChain c = old.slots[j];
             if (c != null && c != REMOVED) {
-                int i = c.hash & mask;
-                while (fresh[i] != null) {
+                int i = old.hashes[j] & mask;
+                while (fresh.slots[i] != null) {
                     i = (i + 1) & mask;
                 }
-                fresh[i] = c;
+                fresh.slots[i] = c;
+                fresh.hashes[i] = old.hashes[j];
             }
         }
         removed = 0;
-        table = fresh; // volatile: the filled array is published whole
+        table = fresh; // volatile: the filled arrays are published whole
     }
 }

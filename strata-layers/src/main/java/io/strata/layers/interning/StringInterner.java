@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -552,7 +553,7 @@ public final class StringInterner {
                     }
                 }
             }
-            return List.of(out);
+            return Collections.unmodifiableList(Arrays.asList(out)); // no copy, unlike List.of
         });
     }
 
@@ -654,7 +655,7 @@ public final class StringInterner {
                     out[i] = s == null ? Optional.empty() : Optional.of(s.clone());
                 }
             }
-            return List.of(out);
+            return Collections.unmodifiableList(Arrays.asList(out)); // no copy, unlike List.of
         });
     }
 
@@ -719,7 +720,10 @@ public final class StringInterner {
         byte[][] batch = strings.toArray(new byte[0][]);
         int max = layout.maxStringBytes();
         for (int i = 0; i < batch.length; i++) {
-            Objects.requireNonNull(batch[i], "null string at position " + i);
+            if (batch[i] == null) {
+                // Not requireNonNull(x, message): that would build the message for every string.
+                throw new NullPointerException("null string at position " + i);
+            }
             if (batch[i].length > max) {
                 throw new IllegalArgumentException("string at position " + i + " has " + batch[i].length
                         + " bytes; this interner's keys allow at most " + max + " (FoundationDB's key limit is 10,000)");
