@@ -268,29 +268,42 @@ final class SortedIndex {
         return keys[left - 1];
     }
 
-    /** Unlinks the empty child at {@code pathSlots[d]} of {@code pathNodes[d]}, and so on up. */
+    /**
+     * Unlinks the empty child at {@code pathSlots[d]} of {@code pathNodes[d]}, and every
+     * ancestor left without children. As in a split, every node that changes is made odd,
+     * top-down, before any changes: an inner node emptied here must never be seen with an
+     * even stamp while its parent still links it.
+     */
     private void unlinkEmpty(int d) {
-        for (; d >= 0; d--) {
-            Inner parent = pathNodes[d];
-            int slot = pathSlots[d];
+        int top = d;
+        while (top >= 0 && pathNodes[top].size == 1) {
+            top--; // this node loses its only child: it goes too
+        }
+        int from = Math.max(top, 0);
+        for (int level = from; level <= d; level++) {
+            lock(pathNodes[level]);
+        }
+        if (top < 0) {
+            root = new Leaf(); // the whole tree emptied; published before the old root turns even
+        } else {
+            Inner parent = pathNodes[top];
+            int slot = pathSlots[top];
             int n = parent.size;
-            lock(parent);
             System.arraycopy(parent.children, slot + 1, parent.children, slot, n - slot - 1);
             parent.children[n - 1] = null;
-            if (n > 1) {
-                // Child slot's range joins its left neighbour's (or, for the first, the next one's).
-                int gone = slot > 0 ? slot - 1 : 0;
-                System.arraycopy(parent.keys, gone + 1, parent.keys, gone, n - 2 - gone);
-                parent.keys[n - 2] = null;
-            }
+            // The child's range joins its left neighbour's (or, for the first, the next one's).
+            int gone = slot > 0 ? slot - 1 : 0;
+            System.arraycopy(parent.keys, gone + 1, parent.keys, gone, n - 2 - gone);
+            parent.keys[n - 2] = null;
             parent.size = n - 1;
-            if (parent.size == 0 && d == 0) {
-                root = new Leaf(); // the whole tree emptied; published before the old root turns even
-            }
-            unlock(parent);
-            if (parent.size > 0) {
-                return;
-            }
+        }
+        for (int level = Math.max(top + 1, 0); level <= d; level++) {
+            Inner gone = pathNodes[level]; // unlinked: readers inside it fail validation and restart
+            gone.children[0] = null;
+            gone.size = 0;
+        }
+        for (int level = d; level >= from; level--) {
+            unlock(pathNodes[level]);
         }
     }
 

@@ -181,6 +181,79 @@ class SortedIndexTest {
         assertThat(failure.get()).isNull();
     }
 
+    /**
+     * The writer fills a region of keys and empties it again, over and over, so that leaves and
+     * then whole inner nodes are unlinked, while readers scan across it and read the keys of a
+     * region that never changes: those are always all there, and no reader ever meets a node
+     * that is half unlinked.
+     */
+    @Test
+    void readersAreUndisturbedWhileWholeSubtreesEmptyAndGo() throws Exception {
+        SortedIndex index = new SortedIndex();
+        for (int i = 0; i < 2_000; i++) {
+            index.insert(chain(tagged('a', i)));
+            index.insert(chain(tagged('c', i)));
+        }
+        int rounds = 40;
+        AtomicLong done = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            boolean descending = r == 1;
+            SplittableRandom random = new SplittableRandom(r);
+            Thread t = new Thread(() -> {
+                try {
+                    while (done.get() == 0) {
+                        Iterator<VersionChain> it = descending ? index.descending(tagged('a', 1_500), tagged('c', 500))
+                                                               : index.ascending(tagged('a', 1_500), tagged('c', 500));
+                        int stable = 0;
+                        while (it.hasNext()) {
+                            byte tag = it.next().key[0];
+                            if (tag != 'b') {
+                                stable++;
+                            }
+                        }
+                        if (stable != 1_000) {
+                            throw new AssertionError("saw " + stable + " of the 1,000 keys that never change");
+                        }
+                        int k = random.nextInt(2_000);
+                        if (index.get(tagged('a', k)) == null || index.get(tagged('c', k)) == null) {
+                            throw new AssertionError("point read missed a key that never changes: " + k);
+                        }
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            });
+            t.start();
+            readers.add(t);
+        }
+        for (int round = 0; round < rounds && failure.get() == null; round++) {
+            List<VersionChain> churn = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                VersionChain c = chain(tagged('b', i));
+                index.insert(c);
+                churn.add(c);
+            }
+            if (round % 2 == 1) {
+                java.util.Collections.reverse(churn);
+            }
+            for (VersionChain c : churn) {
+                assertThat(index.remove(c)).isTrue();
+            }
+        }
+        done.set(1);
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertThat(failure.get()).isNull();
+    }
+
+    /** {@code tag} + 4 bytes big-endian. */
+    private static byte[] tagged(char tag, int n) {
+        return ByteBuffer.allocate(5).put((byte) tag).putInt(n).array();
+    }
+
     /** "s" + 4 bytes big-endian: ordered like the numbers. */
     private static byte[] stable(int n) {
         return ByteBuffer.allocate(5).put((byte) 's').putInt(n).array();
