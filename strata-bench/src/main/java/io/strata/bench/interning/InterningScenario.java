@@ -39,20 +39,19 @@ import java.util.function.ToDoubleFunction;
  *       measured interval.</li>
  * </ul>
  *
- * <h2>What limits the rate (profiled with JFR on the 2-core machine, November 2026)</h2>
+ * <h2>What limits the rate (measured on the 2-core machine, November 2026)</h2>
  * A new string costs one forward read, a share of one counter read and write, a forward
  * key write, and its share of a reverse block (one block per run of consecutive IDs: about
- * one per batch with sequence allocators, one per string with the HCA). The profile below
- * was taken when every string still wrote its own reverse key, two writes a string, so its
- * per-string figures are from that layout. The engine's single sequencer thread applies every
- * committed write to its sorted in-memory store: about 3.3 µs of sequencer CPU per new
- * string, half of it {@code ConcurrentSkipListMap} insertion, the rest its hash index and the
- * conflict window. That caps interning at roughly 300,000 new strings/s on one core whatever
- * the allocator, before the clients' own cost (reads, the transaction's write map) and the
- * garbage collection of a store that keeps every key in memory. Past that ceiling larger
- * batches and more clients do not help; the allocators differ only where they conflict
- * (the single counter) or do more work per string (the HCA: a counter ADD and a reservation
- * per ID). Lookups through {@code findAll} cost about 0.5 µs of CPU each, without a commit.
+ * one per batch with sequence allocators, one per string with the HCA). Per new string, at
+ * batch 1,000: about 1.0 µs of the engine's single sequencer thread (conflict check and
+ * record, a hash-index insert and a B+tree insert), about 1.4 µs of client CPU (the forward
+ * read, the transaction's write map, the futures) and about 0.8 µs of young-collection
+ * pauses copying the stored key, value and chain — most of each a cache miss on this VM.
+ * Past that, larger batches and more clients do not help; the allocators differ only where
+ * they conflict (the single counter) or do more work per string (the HCA: a counter ADD and
+ * a reservation per ID; versionstamps: a reverse key per string). Lookups through
+ * {@code findAll} cost about 1.3–1.5 µs of CPU each, without a commit. docs/benchmarks.md
+ * (section 6) has the figures and how they were measured.
  *
  * <h2>Charts</h2>
  * {@value #NEW_STRINGS_SVG}, {@value #LOOKUPS_SVG}, {@value #CONFLICTS_SVG}: x = concurrency

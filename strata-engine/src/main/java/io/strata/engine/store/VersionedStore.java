@@ -10,11 +10,12 @@ import java.util.Map;
  * seconds, and only the newest version before that.
  *
  * <h2>Design</h2>
- * A sorted index ({@link SortedIndex}, a B+tree) of {@link VersionChain}s: each a newest-first
- * linked list of (version, value) where a null value is a tombstone. A reader at read
- * version {@code rv} walks the chain to the first entry with {@code version <= rv}. This is
- * what a FoundationDB storage server keeps in memory for the MVCC window
- * ({@code VersionedMap}); the engine keeps all data this way.
+ * {@link VersionChain}s, each a newest-first linked list of (version, value) where a null
+ * value is a tombstone, held by two indexes: {@link SortedIndex}, a B+tree, for range reads
+ * and range clears, and {@link ChainIndex}, a hash table, for point reads and for finding a
+ * written key's chain. A reader at read version {@code rv} walks the chain to the first
+ * entry with {@code version <= rv}. This is what a FoundationDB storage server keeps in
+ * memory for the MVCC window ({@code VersionedMap}); the engine keeps all data this way.
  *
  * <h2>Concurrency</h2>
  * One writer, many readers. Only the commit sequencer calls the mutating methods, always
@@ -22,11 +23,13 @@ import java.util.Map;
  * {@code CommitPipeline}) only after the whole batch is applied; readers never lock and
  * never see a half-applied batch because they ignore entries newer than their read
  * version. Chains are prepended with a volatile write, so a reader sees either the old
- * head or the new one, both consistent.
+ * head or the new one, both consistent. A new key's chain enters the hash index, then the
+ * B+tree, before any later write to it; each index's own Javadoc argues why its readers
+ * never miss a chain that was there when their version was published.
  *
  * <h2>Pruning</h2>
- * Every write records (key, its chain, the node it created) in a FIFO owned by the writer, in
- * version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
+ * Every write records its chain (which knows its key) and the node it created in a FIFO
+ * owned by the writer ({@link PruneQueue}), in version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
  * no admitted reader can walk past that node any more, so the chain is cut right after it —
  * O(1), no walk — and a chain left with only an old tombstone is removed from the indexes. Cost
  * is proportional to the writes that left the window, never to the data size or to how
