@@ -81,6 +81,9 @@ final class SortedIndex {
     private Leaf finger;
     private byte[] fingerLow;
     private byte[] fingerHigh;
+    /** Writer-owned: the keys bounding the leaf of the last descent, {@code [descentLow, descentHigh)}; null for unbounded. */
+    private byte[] descentLow;
+    private byte[] descentHigh;
 
     // ------------------------------------------------------------------ writer
 
@@ -134,10 +137,6 @@ final class SortedIndex {
         }
         return true;
     }
-
-    /** The keys bounding the leaf of the last descent: {@code [descentLow, descentHigh)}, null for unbounded. */
-    private byte[] descentLow;
-    private byte[] descentHigh;
 
     /** Walks from the root to the leaf for {@code key}, recording the path and the leaf's bounds. */
     private Leaf descend(byte[] key) {
@@ -323,7 +322,10 @@ final class SortedIndex {
 
     // ------------------------------------------------------------------ readers
 
-    /** The chain of {@code key}, or null. Any thread. */
+    /**
+     * The chain of {@code key}, or null. Any thread; for tests and checks (the store reads
+     * points through its hash index), so it copies a leaf rather than being lean.
+     */
     VersionChain get(byte[] key) {
         Snapshot s = new Snapshot();
         s.fill(this, key, true, null, false);
@@ -368,8 +370,8 @@ final class SortedIndex {
                 while (n instanceof Inner) {
                     Inner in = (Inner) n;
                     int size = Math.min(in.size, INNER_CAPACITY);
-                    int slot = descending && !inclusive ? lowerBoundRacy(in.keys, size - 1, from)
-                                                        : upperBoundRacy(in.keys, size - 1, from);
+                    int slot = descending && !inclusive ? lowerBound(in.keys, size - 1, from)
+                                                        : upperBound(in.keys, size - 1, from);
                     if (slot < 0 || size == 0) {
                         if (!valid(in, v)) {
                             continue restart;
@@ -405,7 +407,7 @@ final class SortedIndex {
             count = 0;
             reachedLimit = false;
             if (!descending) {
-                int i = inclusive ? lowerBoundRacy(leaf.keys, size, from) : upperBoundRacy(leaf.keys, size, from);
+                int i = inclusive ? lowerBound(leaf.keys, size, from) : upperBound(leaf.keys, size, from);
                 if (i < 0) {
                     return false;
                 }
@@ -423,7 +425,7 @@ final class SortedIndex {
                     chains[count++] = c;
                 }
             } else {
-                int i = (inclusive ? upperBoundRacy(leaf.keys, size, from) : lowerBoundRacy(leaf.keys, size, from)) - 1;
+                int i = (inclusive ? upperBound(leaf.keys, size, from) : lowerBound(leaf.keys, size, from)) - 1;
                 if (i < -1) {
                     return false;
                 }
@@ -501,38 +503,11 @@ final class SortedIndex {
 
     // ------------------------------------------------------------------ searches
 
-    /** First index in {@code keys[0..n)} whose key is {@code >= key}. Writer (no torn reads). */
+    /**
+     * First index in {@code keys[0..n)} whose key is {@code >= key}. Readers may pass torn
+     * contents: a missing key gives -1 (the writer, which sees its own writes, never gets it).
+     */
     private static int lowerBound(byte[][] keys, int n, byte[] key) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(keys[mid], key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** Number of keys in {@code keys[0..n)} that are {@code <= key}. Writer. */
-    private static int upperBound(byte[][] keys, int n, byte[] key) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(keys[mid], key) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** {@link #lowerBound} over possibly torn contents: -1 on a missing key. */
-    private static int lowerBoundRacy(byte[][] keys, int n, byte[] key) {
         int lo = 0;
         int hi = Math.max(n, 0);
         while (lo < hi) {
@@ -550,8 +525,8 @@ final class SortedIndex {
         return lo;
     }
 
-    /** {@link #upperBound} over possibly torn contents: -1 on a missing key. */
-    private static int upperBoundRacy(byte[][] keys, int n, byte[] key) {
+    /** Number of keys in {@code keys[0..n)} that are {@code <= key}; -1 as for {@link #lowerBound}. */
+    private static int upperBound(byte[][] keys, int n, byte[] key) {
         int lo = 0;
         int hi = Math.max(n, 0);
         while (lo < hi) {
