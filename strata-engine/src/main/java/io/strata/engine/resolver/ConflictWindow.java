@@ -1,5 +1,7 @@
 package io.strata.engine.resolver;
 
+import io.strata.engine.util.ByteKeys;
+
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -83,11 +85,14 @@ public final class ConflictWindow {
          * @param newest whether this generation still takes writes; an older one is sealed the
          *               first time a range read reaches it (point reads never need sorting,
          *               so workloads without range reads never pay for it)
+         * @param single whether the read is of the single key {@code begin}, whose
+         *               {@code ByteKeys.hash} is then {@code hash} (computed once per read,
+         *               not once per generation)
          */
-        boolean conflicts(byte[] begin, byte[] end, long readVersion, boolean newest) {
+        boolean conflicts(byte[] begin, byte[] end, long readVersion, boolean newest, boolean single, int hash) {
             boolean pointHit;
-            if (isSingleKey(begin, end)) {
-                pointHit = points.conflictsPoint(begin, readVersion);
+            if (single) {
+                pointHit = points.conflictsPoint(begin, hash, readVersion);
             } else {
                 if (!newest) {
                     points.seal();
@@ -123,12 +128,19 @@ public final class ConflictWindow {
     public boolean conflicts(byte[] begin, byte[] end, long readVersion) {
         Iterator<Generation> newestFirst = generations.descendingIterator();
         boolean newest = true;
+        boolean single = isSingleKey(begin, end);
+        int hash = 0;
+        boolean hashed = false;
         while (newestFirst.hasNext()) {
             Generation g = newestFirst.next();
             if (g.lastVersion <= readVersion) {
                 return false; // this and every older generation hold only older writes
             }
-            if (g.conflicts(begin, end, readVersion, newest)) {
+            if (single && !hashed) {
+                hash = ByteKeys.hash(begin);
+                hashed = true;
+            }
+            if (g.conflicts(begin, end, readVersion, newest, single, hash)) {
                 return true;
             }
             newest = false;

@@ -96,8 +96,13 @@ final class PointWrites {
 
     /** True when {@code key} was written after {@code readVersion}. */
     boolean conflictsPoint(byte[] key, long readVersion) {
+        return conflictsPoint(key, ByteKeys.hash(key), readVersion);
+    }
+
+    /** {@link #conflictsPoint(byte[], long)} with {@code hash == ByteKeys.hash(key)}, computed once by the caller. */
+    boolean conflictsPoint(byte[] key, int hash, long readVersion) {
         if (sortedKeys == null) {
-            int entry = newest[slotOf(key, ByteKeys.hash(key))];
+            int entry = newest[slotOf(key, hash)];
             return entry != 0 && logVersions[entry - 1] > readVersion;
         }
         int i = Arrays.binarySearch(sortedKeys, key, Arrays::compareUnsigned);
