@@ -459,8 +459,8 @@ final class EngineTransaction extends TransactionOverloads {
                 // No stored key is that long: FoundationDB answers "absent" without reading.
                 return CompletableFuture.completedFuture(null);
             }
+            readIssued = true; // as noteRead(), without taking the lock again
         }
-        noteRead();
         return readAtVersion((Long version, WriteMap seen) -> {
             ReadView.Point p = view(version, snapshot, seen).get(key);
             if (!snapshot && p.readStorage()) {
@@ -689,10 +689,11 @@ final class EngineTransaction extends TransactionOverloads {
         }
         writesForUpdate().set(key, value);
         addMutation(new Mutation(Mutation.SET_VALUE, key, value));
+        byte[] end = ByteKeys.keyAfter(key);
         if (takeWriteConflictFlag()) {
-            recordWriteConflict(key, ByteKeys.keyAfter(key));
+            recordWriteConflict(key, end);
         }
-        watches.trigger(key, ByteKeys.keyAfter(key), value, true);
+        watches.trigger(key, end, value, true);
     }
 
     @Override

@@ -421,41 +421,37 @@ public final class StringInterner {
     }
 
     private CompletableFuture<Staged> stage(Transaction tr, byte[][] batch) {
-        // Merge duplicates: slotOf[i] is the distinct string at position i.
-        Map<InternerCache.Key, Integer> slots = new HashMap<>(batch.length * 2);
-        List<byte[]> distinct = new ArrayList<>(batch.length);
-        int[] slotOf = new int[batch.length];
-        for (int i = 0; i < batch.length; i++) {
-            Integer s = slots.putIfAbsent(new InternerCache.Key(batch[i]), distinct.size());
-            if (s == null) {
-                s = distinct.size();
-                distinct.add(batch[i]);
-            }
-            slotOf[i] = s;
-        }
-        int d = distinct.size();
+        DistinctStrings distinct = DistinctStrings.of(batch);
+        byte[][] strings = distinct.strings;
+        int d = strings.length;
         long[] ids = new long[d];
+        byte[][] forwardKeys = new byte[d][];
         @SuppressWarnings("unchecked")
         CompletableFuture<byte[]>[] reads = new CompletableFuture[d];
-        List<CompletableFuture<byte[]>> pending = new ArrayList<>(d);
+        boolean allDone = true;
         for (int j = 0; j < d; j++) {
-            Long cached = cache == null ? null : cache.id(distinct.get(j));
+            Long cached = cache == null ? null : cache.id(strings[j]);
             if (cached != null) {
                 ids[j] = cached;
             } else {
-                reads[j] = tr.get(layout.forward(distinct.get(j))); // serializable: the conflict the argument needs
-                pending.add(reads[j]);
+                forwardKeys[j] = layout.forward(strings[j]);
+                reads[j] = tr.get(forwardKeys[j]); // serializable: the conflict the argument needs
+                allDone &= reads[j].isDone();
             }
         }
-        return CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).thenCompose(ignore -> {
-            List<Integer> missing = new ArrayList<>();
+        // Reads that completed at once (an embedded engine answers in the call) need no
+        // combined future; on a cluster they are waited for together.
+        CompletableFuture<Void> readsDone = allDone ? CompletableFuture.completedFuture(null) : allOf(reads);
+        return readsDone.thenCompose(ignore -> {
+            int[] missing = new int[d];
+            int missingCount = 0;
             for (int j = 0; j < d; j++) {
                 if (reads[j] == null) {
                     continue;
                 }
                 byte[] value = reads[j].join();
                 if (value == null) {
-                    missing.add(j);
+                    missing[missingCount++] = j;
                 } else if (stamps == null) {
                     ids[j] = decodeId(value);
                 } else {
@@ -463,56 +459,66 @@ public final class StringInterner {
                     if (id == NO_ID) {
                         // A committed mapping that never had an ID: replace it whole.
                         tr.clear(layout.stampedReverse(Bytes.bigEndian(value), u16(value, 8), u16(value, 10)));
-                        missing.add(j);
+                        missing[missingCount++] = j;
                     } else {
                         ids[j] = id;
                     }
                 }
             }
-            if (missing.isEmpty()) {
-                return CompletableFuture.completedFuture(new Staged(CompletableFuture.completedFuture(expand(ids, slotOf))));
+            if (missingCount == 0) {
+                return CompletableFuture.completedFuture(new Staged(CompletableFuture.completedFuture(distinct.expand(ids))));
             }
+            int[] fresh = Arrays.copyOf(missing, missingCount);
             if (stamps == null) {
-                return allocator.allocate(tr, missing.size()).thenApply(fresh -> {
-                    List<byte[]> named = new ArrayList<>(fresh.length);
-                    for (int k = 0; k < fresh.length; k++) {
-                        int j = missing.get(k);
-                        byte[] s = distinct.get(j);
-                        tr.set(layout.forward(s), Bytes.bigEndian(fresh[k]));
-                        named.add(s);
-                        ids[j] = fresh[k];
+                return allocator.allocate(tr, fresh.length).thenApply(allocated -> {
+                    List<byte[]> named = new ArrayList<>(allocated.length);
+                    for (int k = 0; k < allocated.length; k++) {
+                        int j = fresh[k];
+                        tr.set(forwardKeys[j], Bytes.bigEndian(allocated[k]));
+                        named.add(strings[j]);
+                        ids[j] = allocated[k];
                     }
-                    ReverseBlocks.write(tr, layout, fresh, named);
-                    return new Staged(CompletableFuture.completedFuture(expand(ids, slotOf)));
+                    ReverseBlocks.write(tr, layout, allocated, named);
+                    return new Staged(CompletableFuture.completedFuture(distinct.expand(ids)));
                 });
             }
-            return CompletableFuture.completedFuture(new Staged(stageStamped(tr, distinct, missing, ids, slotOf)));
+            return CompletableFuture.completedFuture(new Staged(stageStamped(tr, distinct, forwardKeys, fresh, ids)));
         });
     }
 
-    /** Writes versionstamped mappings for {@code missing}; the IDs follow the commit. */
-    private CompletableFuture<long[]> stageStamped(Transaction tr, List<byte[]> distinct, List<Integer> missing, long[] ids,
-                                                   int[] slotOf) {
-        int first = stamps.reserveIndexes(tr, missing.size());
-        for (int k = 0; k < missing.size(); k++) {
-            byte[] s = distinct.get(missing.get(k));
+    private static CompletableFuture<Void> allOf(CompletableFuture<?>[] maybeNull) {
+        List<CompletableFuture<?>> pending = new ArrayList<>(maybeNull.length);
+        for (CompletableFuture<?> f : maybeNull) {
+            if (f != null) {
+                pending.add(f);
+            }
+        }
+        return CompletableFuture.allOf(pending.toArray(new CompletableFuture[0]));
+    }
+
+    /** Writes versionstamped mappings for the strings at {@code fresh}; the IDs follow the commit. */
+    private CompletableFuture<long[]> stageStamped(Transaction tr, DistinctStrings distinct, byte[][] forwardKeys,
+                                                   int[] fresh, long[] ids) {
+        int first = stamps.reserveIndexes(tr, fresh.length);
+        for (int k = 0; k < fresh.length; k++) {
+            int j = fresh[k];
             int index = first + k;
-            tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, layout.forward(s), InternerLayout.stampedValueTemplate(index));
-            tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, layout.stampedReverseTemplate(index), s);
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, forwardKeys[j], InternerLayout.stampedValueTemplate(index));
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, layout.stampedReverseTemplate(index), distinct.strings[j]);
         }
         return tr.getVersionstamp().thenApply(stamp -> {
             long version = Bytes.bigEndian(stamp);
             int order = u16(stamp, 8);
-            for (int k = 0; k < missing.size(); k++) {
+            for (int k = 0; k < fresh.length; k++) {
                 int index = first + k;
                 if (!stamps.fits(version, order, index)) {
                     throw new UnfitVersionstampException("versionstamp (version " + version + ", batch order " + order
                             + ", index " + index + ") does not fit " + stamps.orderBits() + " order bits and "
                             + stamps.indexBits() + " index bits; intern again to replace the mapping");
                 }
-                ids[missing.get(k)] = stamps.pack(version, order, index);
+                ids[fresh[k]] = stamps.pack(version, order, index);
             }
-            return expand(ids, slotOf);
+            return distinct.expand(ids);
         });
     }
 
@@ -706,14 +712,6 @@ public final class StringInterner {
 
     private static int u16(byte[] b, int at) {
         return ((b[at] & 0xFF) << 8) | (b[at + 1] & 0xFF);
-    }
-
-    private static long[] expand(long[] ids, int[] slotOf) {
-        long[] out = new long[slotOf.length];
-        for (int i = 0; i < slotOf.length; i++) {
-            out[i] = ids[slotOf[i]];
-        }
-        return out;
     }
 
     private byte[][] validate(Collection<byte[]> strings) {
