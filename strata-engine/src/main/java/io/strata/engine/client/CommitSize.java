@@ -1,5 +1,6 @@
 package io.strata.engine.client;
 
+import io.strata.engine.commit.ConflictRanges;
 import io.strata.engine.commit.Mutation;
 import io.strata.engine.mutation.AtomicOps;
 import io.strata.engine.util.ByteKeys;
@@ -52,10 +53,10 @@ final class CommitSize {
 
     /**
      * @param mutations      the transaction's writes in issue order
-     * @param readConflicts  its read conflict ranges as flattened pairs
-     * @param writeConflicts its write conflict ranges as flattened pairs
+     * @param readConflicts  its read conflict ranges
+     * @param writeConflicts its write conflict ranges
      */
-    static long of(List<Mutation> mutations, List<byte[]> readConflicts, List<byte[]> writeConflicts) {
+    static long of(List<Mutation> mutations, ConflictRanges readConflicts, ConflictRanges writeConflicts) {
         return mutationsSize(mutations) + rangesSize(readConflicts) + rangesSize(writeConflicts);
     }
 
@@ -184,11 +185,11 @@ final class CommitSize {
     }
 
     /** Conflict ranges as the native transaction gets them: merged, each with its overhead. */
-    private static long rangesSize(List<byte[]> flattened) {
-        int n = flattened.size() / 2;
+    private static long rangesSize(ConflictRanges conflicts) {
+        int n = conflicts.size();
         byte[][][] ranges = new byte[n][][];
         for (int i = 0; i < n; i++) {
-            ranges[i] = new byte[][] {flattened.get(2 * i), flattened.get(2 * i + 1)};
+            ranges[i] = new byte[][] {conflicts.begin(i), conflicts.end(i)};
         }
         Arrays.sort(ranges, (x, y) -> ByteKeys.compare(x[0], y[0]));
         long size = 0;

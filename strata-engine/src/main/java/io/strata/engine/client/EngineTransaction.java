@@ -13,6 +13,7 @@ import com.apple.foundationdb.TransactionOptions;
 import com.apple.foundationdb.async.AsyncIterable;
 import io.strata.engine.Engine;
 import io.strata.engine.commit.CommitRequest;
+import io.strata.engine.commit.ConflictRanges;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.Mutation;
 import io.strata.engine.error.FdbError;
@@ -94,8 +95,8 @@ final class EngineTransaction extends TransactionOverloads {
     private WriteMap writes = new WriteMap();
     private boolean writesShared;
     private final List<Mutation> mutations = new ArrayList<>();
-    private final List<byte[]> readConflicts = new ArrayList<>();
-    private final List<byte[]> writeConflicts = new ArrayList<>();
+    private final ConflictRanges readConflicts = new ConflictRanges();
+    private final ConflictRanges writeConflicts = new ConflictRanges();
     private final TransactionWatches watches;
     private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
 
@@ -464,7 +465,7 @@ final class EngineTransaction extends TransactionOverloads {
         return readAtVersion((Long version, WriteMap seen) -> {
             ReadView.Point p = view(version, snapshot, seen).get(key);
             if (!snapshot && p.readStorage()) {
-                addReadConflictInternal(key, ByteKeys.keyAfter(key), seen);
+                addReadConflictKey(key, seen);
             }
             return p.value();
         });
@@ -552,16 +553,32 @@ final class EngineTransaction extends TransactionOverloads {
         }
     }
 
+    /**
+     * {@link #addReadConflictInternal} of {@code [key, key\x00)}, the range of a point read:
+     * with no own writes to subtract, recorded as the key alone.
+     */
+    private synchronized void addReadConflictKey(byte[] key, WriteMap seen) {
+        if (rywActive() && !seen.isEmpty()) {
+            seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
+        } else {
+            readConflicts.addKey(key);
+            conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+        }
+    }
+
     private void recordReadConflict(byte[] begin, byte[] end) {
-        readConflicts.add(begin);
-        readConflicts.add(end);
+        readConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
     private void recordWriteConflict(byte[] begin, byte[] end) {
-        writeConflicts.add(begin);
-        writeConflicts.add(end);
+        writeConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+    }
+
+    private void recordWriteConflictKey(byte[] key) {
+        writeConflicts.addKey(key);
+        conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
     }
 
     @Override
@@ -689,11 +706,10 @@ final class EngineTransaction extends TransactionOverloads {
         }
         writesForUpdate().set(key, value);
         addMutation(new Mutation(Mutation.SET_VALUE, key, value));
-        byte[] end = ByteKeys.keyAfter(key);
         if (takeWriteConflictFlag()) {
-            recordWriteConflict(key, end);
+            recordWriteConflictKey(key);
         }
-        watches.trigger(key, end, value, true);
+        watches.trigger(key, value);
     }
 
     @Override
@@ -903,7 +919,7 @@ final class EngineTransaction extends TransactionOverloads {
             if (rv < 0 && !readConflicts.isEmpty()) {
                 rv = engine.pipeline().visibleVersion();
             }
-            List<byte[]> reads = readConflicts;
+            ConflictRanges reads = readConflicts;
             if (rv >= 0 && reads.isEmpty() && !options.causalWriteRisky) {
                 reads = ReadConflicts.selfConflictRange();
             }

@@ -2,6 +2,7 @@ package io.strata.engine.client;
 
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
+import io.strata.engine.commit.ConflictRanges;
 import io.strata.engine.util.ByteKeys;
 
 import java.util.List;
@@ -106,12 +107,12 @@ final class ReadConflicts {
      * read conflict ranges of their own, so only those get the read half, and no write half
      * that would grow the conflict history.
      */
-    static List<byte[]> selfConflictRange() {
+    static ConflictRanges selfConflictRange() {
         byte[] key = new byte[SELF_CONFLICT_PREFIX.length + 16];
         System.arraycopy(SELF_CONFLICT_PREFIX, 0, key, 0, SELF_CONFLICT_PREFIX.length);
         byte[] random = new byte[16];
         ThreadLocalRandom.current().nextBytes(random);
         System.arraycopy(random, 0, key, SELF_CONFLICT_PREFIX.length, 16);
-        return List.of(key, ByteKeys.keyAfter(key));
+        return ConflictRanges.ofKey(key);
     }
 }

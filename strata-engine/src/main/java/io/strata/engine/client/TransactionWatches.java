@@ -134,6 +134,13 @@ final class TransactionWatches {
      * other than the one the watch saw (or than an earlier own write), or one not known until
      * commit (an atomic operation); otherwise the watch notes the written value.
      */
+    /** {@link #trigger(byte[], byte[], byte[], boolean)} for a set of {@code key} to {@code newValue}. */
+    void trigger(byte[] key, byte[] newValue) {
+        if (!watches.isEmpty()) {
+            trigger(key, ByteKeys.keyAfter(key), newValue, true);
+        }
+    }
+
     void trigger(byte[] begin, byte[] end, byte[] newValue, boolean valueKnown) {
         if (watches.isEmpty()) {
             return;

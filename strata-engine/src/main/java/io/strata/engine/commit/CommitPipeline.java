@@ -198,9 +198,13 @@ public final class CommitPipeline implements AutoCloseable {
                 req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
                 continue;
             }
-            List<byte[]> writes = req.writeConflicts;
-            for (int i = 0; i < writes.size(); i += 2) {
-                history.addWrite(writes.get(i), writes.get(i + 1), version);
+            ConflictRanges writes = req.writeConflicts;
+            for (int i = 0; i < writes.size(); i++) {
+                if (writes.isSingleKey(i)) {
+                    history.addKeyWrite(writes.begin(i), version);
+                } else {
+                    history.addWrite(writes.begin(i), writes.end(i), version);
+                }
             }
             apply(req.mutations, version, order, checkWatches, effects);
             if (done == null) {
@@ -261,9 +265,11 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     private boolean conflicts(CommitRequest req) {
-        List<byte[]> reads = req.readConflicts;
-        for (int i = 0; i < reads.size(); i += 2) {
-            if (history.conflicts(reads.get(i), reads.get(i + 1), req.readVersion)) {
+        ConflictRanges reads = req.readConflicts;
+        for (int i = 0; i < reads.size(); i++) {
+            boolean hit = reads.isSingleKey(i) ? history.conflictsKey(reads.begin(i), req.readVersion)
+                                               : history.conflicts(reads.begin(i), reads.end(i), req.readVersion);
+            if (hit) {
                 return true;
             }
         }

@@ -5,15 +5,15 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What a transaction sends to the commit pipeline: its read version, its conflict ranges,
- * and its mutations. Conflict ranges are flattened pairs {@code [b0, e0, b1, e1, ...]}.
+ * and its mutations.
  *
  * <p>The pipeline completes {@link #result} on the sequencer thread; the client side moves
  * completion to the transaction's executor before user code sees it.
  */
 public final class CommitRequest {
     final long readVersion;
-    final List<byte[]> readConflicts;
-    final List<byte[]> writeConflicts;
+    final ConflictRanges readConflicts;
+    final ConflictRanges writeConflicts;
     final List<Mutation> mutations;
     final CompletableFuture<CommitResult> result = new CompletableFuture<>();
     /** Set by the sequencer when accepted: the last two bytes of the versionstamp. */
@@ -21,11 +21,11 @@ public final class CommitRequest {
 
     /**
      * @param readVersion    the read version, or -1 when the transaction never read
-     * @param readConflicts  read conflict ranges as flattened pairs
-     * @param writeConflicts write conflict ranges as flattened pairs
+     * @param readConflicts  read conflict ranges
+     * @param writeConflicts write conflict ranges
      * @param mutations      mutations in issue order
      */
-    public CommitRequest(long readVersion, List<byte[]> readConflicts, List<byte[]> writeConflicts, List<Mutation> mutations) {
+    public CommitRequest(long readVersion, ConflictRanges readConflicts, ConflictRanges writeConflicts, List<Mutation> mutations) {
         this.readVersion = readVersion;
         this.readConflicts = readConflicts;
         this.writeConflicts = writeConflicts;

@@ -89,17 +89,17 @@ public final class ConflictWindow {
          *               {@code ByteKeys.hash} is then {@code hash} (computed once per read,
          *               not once per generation)
          */
+        /** @param end null when {@code single}: built only if range writes must be checked */
         boolean conflicts(byte[] begin, byte[] end, long readVersion, boolean newest, boolean single, int hash) {
-            boolean pointHit;
             if (single) {
-                pointHit = points.conflictsPoint(begin, hash, readVersion);
-            } else {
-                if (!newest) {
-                    points.seal();
-                }
-                pointHit = points.size() > 0 && points.conflictsRange(begin, end, readVersion);
+                return points.conflictsPoint(begin, hash, readVersion)
+                        || (ranges.size() > 0 && ranges.conflicts(begin, end != null ? end : ByteKeys.keyAfter(begin), readVersion));
             }
-            return pointHit || ranges.conflicts(begin, end, readVersion);
+            if (!newest) {
+                points.seal();
+            }
+            return (points.size() > 0 && points.conflictsRange(begin, end, readVersion))
+                    || ranges.conflicts(begin, end, readVersion);
         }
 
         int size() {
@@ -115,20 +115,43 @@ public final class ConflictWindow {
 
     /** Records that {@code [begin, end)} was written at {@code commitVersion} (non-decreasing). */
     public void addWrite(byte[] begin, byte[] end, long commitVersion) {
+        Generation g = writable(commitVersion);
+        g.addWrite(begin, end, commitVersion);
+        g.lastVersion = commitVersion;
+    }
+
+    /** {@link #addWrite} of {@code [key, key\x00)}. */
+    public void addKeyWrite(byte[] key, long commitVersion) {
+        Generation g = writable(commitVersion);
+        g.points.add(key, commitVersion);
+        g.writes++;
+        g.lastVersion = commitVersion;
+    }
+
+    /** The generation that takes a write at {@code commitVersion}, begun if the newest is full or too old. */
+    private Generation writable(long commitVersion) {
         Generation newest = generations.peekLast();
         if (newest == null || commitVersion - newest.firstVersion >= GENERATION_VERSIONS || newest.writes >= generationWrites) {
             newest = new Generation(commitVersion);
             generations.addLast(newest);
         }
-        newest.addWrite(begin, end, commitVersion);
-        newest.lastVersion = commitVersion;
+        return newest;
     }
 
     /** True when a write newer than {@code readVersion} meets {@code [begin, end)}. */
     public boolean conflicts(byte[] begin, byte[] end, long readVersion) {
+        return conflicts(begin, end, isSingleKey(begin, end), readVersion);
+    }
+
+    /** {@link #conflicts} of {@code [key, key\x00)}. */
+    public boolean conflictsKey(byte[] key, long readVersion) {
+        return conflicts(key, null, true, readVersion);
+    }
+
+    /** @param end null only when {@code single} */
+    private boolean conflicts(byte[] begin, byte[] end, boolean single, long readVersion) {
         Iterator<Generation> newestFirst = generations.descendingIterator();
         boolean newest = true;
-        boolean single = isSingleKey(begin, end);
         int hash = 0;
         boolean hashed = false;
         while (newestFirst.hasNext()) {

@@ -91,8 +91,11 @@ class TransactionLimitsTest {
         Transaction tr = db.createTransaction();
         tr.clear(b("a"), b("z"));
         tr.set(b("m"), b(""));
+        io.strata.engine.commit.ConflictRanges writes = new io.strata.engine.commit.ConflictRanges();
+        writes.add(b("a"), b("z"));
+        writes.addKey(b("m"));
         long exact = CommitSize.of(List.of(new io.strata.engine.commit.Mutation(1, b("a"), b("z")),
-                new io.strata.engine.commit.Mutation(0, b("m"), b(""))), List.of(), List.of(b("a"), b("z"), b("m"), b("m\0")));
+                new io.strata.engine.commit.Mutation(0, b("m"), b(""))), new io.strata.engine.commit.ConflictRanges(), writes);
         assertThat(exact).isEqualTo((40 + 1 + 1) + (40 + 1) + (40 + 2 + 1) + (32 + 1 + 1));
         await(tr.commit());
     }

@@ -52,7 +52,8 @@ class ConflictWindowTest {
 
     /**
      * One write per step: (a, b, version gap). Equal ends write the single key {@code [a, a\x00)}
-     * (the resolver's point path), others the range between them. After each step every read
+     * (the resolver's point path; by {@code addWrite} or, at odd versions, {@code addKeyWrite}),
+     * others the range between them. After each step every read
      * range over the alphabet — and every single key — is checked against a list of all writes.
      * Keys are compared as {@code (index, suffix)} where a single key's end {@code a\x00} sorts
      * just after {@code a}.
@@ -67,7 +68,11 @@ class ConflictWindowTest {
             int a = Math.min(op[0], op[1]);
             int b = Math.max(op[0], op[1]);
             if (a == b) {
-                w.addWrite(k(a), after(k(a)), version);
+                if (version % 2 == 0) {
+                    w.addWrite(k(a), after(k(a)), version);
+                } else {
+                    w.addKeyWrite(k(a), version); // the same write through the key-only call
+                }
                 all.add(new long[] {2L * a, 2L * a + 1, version});
             } else {
                 w.addWrite(k(a), k(b), version);
@@ -87,6 +92,9 @@ class ConflictWindowTest {
                     }
                     assertThat(w.conflicts(k(rb), end, rv))
                             .as(Arrays.toString(op) + " read [" + lo + "," + hi + ") at " + rv).isEqualTo(expected);
+                    if (re == rb) {
+                        assertThat(w.conflictsKey(k(rb), rv)).as(Arrays.toString(op) + " key " + rb + " at " + rv).isEqualTo(expected);
+                    }
                 }
             }
         }
