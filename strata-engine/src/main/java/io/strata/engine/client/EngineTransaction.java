@@ -404,6 +404,14 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     private <T> T readAt(long version, Function<Long, T> read) {
+        checkReadVersion(version);
+        T value = read.apply(version);
+        checkStillReadable(version);
+        return value;
+    }
+
+    /** Before a read at {@code version}: neither older than the MVCC window nor newer than what is published. */
+    private void checkReadVersion(long version) {
         long now = engine.clock().currentVersion();
         if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
             throw FdbError.TRANSACTION_TOO_OLD.exception();
@@ -411,11 +419,13 @@ final class EngineTransaction extends TransactionOverloads {
         if (version > engine.pipeline().visibleVersion()) {
             throw FdbError.FUTURE_VERSION.exception();
         }
-        T value = read.apply(version);
+    }
+
+    /** After a read at {@code version}: pruning may have raced it, and then what it saw is not to be trusted. */
+    private void checkStillReadable(long version) {
         if (version < engine.store().oldestReadableVersion()) {
             throw FdbError.TRANSACTION_TOO_OLD.exception();
         }
-        return value;
     }
 
     byte[] maxReadKey() {
@@ -461,14 +471,30 @@ final class EngineTransaction extends TransactionOverloads {
                 return CompletableFuture.completedFuture(null);
             }
             readIssued = true; // as noteRead(), without taking the lock again
-        }
-        return readAtVersion((Long version, WriteMap seen) -> {
-            ReadView.Point p = view(version, snapshot, seen).get(key);
-            if (!snapshot && p.readStorage()) {
-                addReadConflictKey(key, seen);
+            CompletableFuture<Long> rv = readVersionFuture();
+            if (rv.isDone() && engine.latency().readMicros() == 0) {
+                // readAtVersion's immediate path, without a lambda or a boxed version per read
+                long version = rv.join();
+                try {
+                    checkReadVersion(version);
+                    byte[] value = readKey(version, key, snapshot, writes);
+                    checkStillReadable(version);
+                    return CompletableFuture.completedFuture(value);
+                } catch (FDBException ex) {
+                    return CompletableFuture.failedFuture(ex);
+                }
             }
-            return p.value();
-        });
+        }
+        return readAtVersion((Long version, WriteMap seen) -> readKey(version, key, snapshot, seen));
+    }
+
+    /** The value of {@code key} at {@code version} as this transaction sees it, recording the read's conflict. */
+    private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
+        ReadView.Point p = view(version, snapshot, seen).get(key);
+        if (!snapshot && p.readStorage()) {
+            addReadConflictKey(key, seen);
+        }
+        return p.value();
     }
 
     CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {

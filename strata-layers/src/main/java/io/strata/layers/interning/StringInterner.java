@@ -526,17 +526,18 @@ public final class StringInterner {
         OptionalLong[] out = new OptionalLong[batch.length];
         @SuppressWarnings("unchecked")
         CompletableFuture<byte[]>[] reads = new CompletableFuture[batch.length];
-        List<CompletableFuture<byte[]>> pending = new ArrayList<>(batch.length);
+        boolean allDone = true;
         for (int i = 0; i < batch.length; i++) {
             Long cached = cache == null ? null : cache.id(batch[i]);
             if (cached != null) {
                 out[i] = OptionalLong.of(cached);
             } else {
                 reads[i] = tr.get(layout.forward(batch[i]));
-                pending.add(reads[i]);
+                allDone &= reads[i].isDone();
             }
         }
-        return CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).thenApply(ignore -> {
+        CompletableFuture<Void> readsDone = allDone ? CompletableFuture.completedFuture(null) : allOf(reads);
+        return readsDone.thenApply(ignore -> {
             for (int i = 0; i < batch.length; i++) {
                 if (reads[i] == null) {
                     continue;
