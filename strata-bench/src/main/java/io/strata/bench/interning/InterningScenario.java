@@ -43,14 +43,16 @@ import java.util.function.ToDoubleFunction;
  * A new string costs one forward read, a share of one counter read and write, a forward
  * key write, and its share of a reverse block (one block per run of consecutive IDs: about
  * one per batch with sequence allocators, one per string with the HCA). Per new string, at
- * batch 1,000: about 1.0 µs of the engine's single sequencer thread (conflict check and
- * record, a hash-index insert and a B+tree insert), about 1.4 µs of client CPU (the forward
- * read, the transaction's write map, the futures) and about 0.8 µs of young-collection
- * pauses copying the stored key, value and chain — most of each a cache miss on this VM.
- * Past that, larger batches and more clients do not help; the allocators differ only where
- * they conflict (the single counter) or do more work per string (the HCA: a counter ADD and
- * a reservation per ID; versionstamps: a reverse key per string). Lookups through
- * {@code findAll} cost about 1.3–1.5 µs of CPU each, without a commit. docs/benchmarks.md
+ * batch 1,000: about 0.7 µs of the engine's single sequencer thread (conflict check and
+ * record, a hash-index insert that misses the cache, a B+tree insert), about 0.8 µs of client
+ * CPU (a third of it the forward read's hash probe) and the young collections that copy each
+ * stored key, value and chain once — with G1, also its concurrent refinement of the store's
+ * large reference arrays, which halves the rate (run with the parallel collector for bulk
+ * interning). A 1.5 s cell sees zero or one young collection; a sustained run pays for all of
+ * them (use {@code --seconds}). The allocators differ only where they conflict (the single
+ * counter) or do more work per string (the HCA: a counter ADD and a reservation per ID;
+ * versionstamps: a reverse key per string). Lookups through {@code findAll} cost about
+ * 0.9–1.0 µs of CPU each, without a commit, mostly four dependent cache misses. docs/benchmarks.md
  * (section 6) has the figures and how they were measured.
  *
  * <h2>Charts</h2>
