@@ -38,6 +38,15 @@ import java.util.Arrays;
  */
 final class ChainIndex {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(VersionChain[].class);
+    private static final VarHandle SIZE;
+
+    static {
+        try {
+            SIZE = MethodHandles.lookup().findVarHandle(ChainIndex.class, "size", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Marks a slot whose chain was removed; never equal to a real chain. */
     private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;
@@ -100,7 +109,7 @@ final class ChainIndex {
         t.hashes[i] = hash;
         SLOTS.setRelease(t.slots, i, chain);
         live++;
-        size = live;
+        SIZE.setRelease(this, live); // a count for readers; a volatile write would fence per insert
         if ((live + removed) * 2 > t.slots.length) {
             rebuild();
         }
@@ -117,7 +126,7 @@ final class ChainIndex {
                 SLOTS.setRelease(t.slots, i, REMOVED);
                 live--;
                 removed++;
-                size = live;
+                SIZE.setRelease(this, live);
                 return true;
             }
             if (c == null) {
