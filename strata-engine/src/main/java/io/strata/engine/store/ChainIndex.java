@@ -38,15 +38,6 @@ import java.util.Arrays;
  */
 final class ChainIndex {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(VersionChain[].class);
-    private static final VarHandle SIZE;
-
-    static {
-        try {
-            SIZE = MethodHandles.lookup().findVarHandle(ChainIndex.class, "size", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
     /** Marks a slot whose chain was removed; never equal to a real chain. */
     private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;
@@ -109,7 +100,7 @@ final class ChainIndex {
         t.hashes[i] = hash;
         SLOTS.setRelease(t.slots, i, chain);
         live++;
-        SIZE.setRelease(this, live); // a count for readers; a volatile write would fence per insert
+        size = live;
         if ((live + removed) * 2 > t.slots.length) {
             rebuild();
         }
@@ -126,7 +117,7 @@ final class ChainIndex {
                 SLOTS.setRelease(t.slots, i, REMOVED);
                 live--;
                 removed++;
-                SIZE.setRelease(this, live);
+                size = live;
                 return true;
             }
             if (c == null) {

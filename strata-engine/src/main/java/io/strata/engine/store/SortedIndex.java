@@ -1,6 +1,5 @@
 package io.strata.engine.store;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -30,7 +29,7 @@ import java.util.NoSuchElementException;
  * changes it (a seqlock, as in Leis et al.'s optimistic lock coupling):
  * <ul>
  *   <li>The writer makes a stamp odd, then (after a store-store fence) changes the node, then
- *       makes it even again with a release write, which publishes the changes. A split
+ *       makes it even again with a volatile write, which publishes the changes. A split
  *       makes odd, top-down, every node it will change before changing any, and a new root
  *       is published before the old root's stamp turns even. Fresh nodes are filled before a
  *       parent links them.</li>
@@ -49,21 +48,10 @@ import java.util.NoSuchElementException;
  * (the separator bounding it), found on the way down, so a cursor never holds a node.
  */
 final class SortedIndex {
-    private static final VarHandle STAMP;
-
-    static {
-        try {
-            STAMP = MethodHandles.lookup().findVarHandle(Node.class, "stamp", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     static final int LEAF_CAPACITY = 64;
     static final int INNER_CAPACITY = 64;
 
     private abstract static class Node {
-        /** Written through {@link #STAMP} (opaque or release); read as volatile (acquire). */
         volatile long stamp;
         /** Entries (leaf) or children (inner); read racily by readers, so clamped. */
         int size;
@@ -324,14 +312,12 @@ final class SortedIndex {
     }
 
     private static void lock(Node n) {
-        STAMP.setOpaque(n, n.stamp + 1);
+        n.stamp = n.stamp + 1;
         VarHandle.storeStoreFence(); // the odd stamp is seen before any change
     }
 
     private static void unlock(Node n) {
-        // Release: every change is visible before the even stamp. The writer needs no
-        // store-load fence (a volatile write's), which would wait for its missed stores.
-        STAMP.setRelease(n, n.stamp + 1);
+        n.stamp = n.stamp + 1; // volatile: publishes the changes with the even stamp
     }
 
     // ------------------------------------------------------------------ readers

@@ -1,8 +1,5 @@
 package io.strata.engine.store;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /**
  * The versions of one key, newest first. A null value is a tombstone (the key was cleared).
  * The chain carries its key and the key's hash, so that the {@link ChainIndex} stores the
@@ -13,20 +10,10 @@ import java.lang.invoke.VarHandle;
  * past it, that first node is out of every admitted reader's reach, and its value is dropped
  * so that an overwritten key does not keep its first value alive.
  *
- * <p>One writer prepends with a release write; readers walk the published nodes without
+ * <p>One writer prepends with a volatile write; readers walk the published nodes without
  * locking. Pruning cuts a chain after a given node in O(1) (see {@link VersionedStore}).
  */
 final class VersionChain extends VersionNode {
-    private static final VarHandle HEAD;
-
-    static {
-        try {
-            HEAD = MethodHandles.lookup().findVarHandle(VersionChain.class, "head", VersionNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final byte[] key;
     /** {@code ByteKeys.hash(key)}. */
     final int hash;
@@ -37,7 +24,7 @@ final class VersionChain extends VersionNode {
         super(version, value, null);
         this.key = key;
         this.hash = hash;
-        HEAD.set(this, this); // plain: published by the index's release write of the chain
+        this.head = this;
     }
 
     byte[] valueAt(long version) {
@@ -71,7 +58,7 @@ final class VersionChain extends VersionNode {
         } else {
             n = new VersionNode(version, value, h);
         }
-        HEAD.setRelease(this, n); // readers load head with acquire (volatile) reads
+        head = n;
         return n;
     }
 

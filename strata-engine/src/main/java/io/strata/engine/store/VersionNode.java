@@ -1,20 +1,7 @@
 package io.strata.engine.store;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
 /** A version of a key in a {@link VersionChain}. {@code next} is cut by pruning only. */
 class VersionNode {
-    private static final VarHandle NEXT;
-
-    static {
-        try {
-            NEXT = MethodHandles.lookup().findVarHandle(VersionNode.class, "next", VersionNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final long version;
     /** Final but for the chain's own first node, whose value pruning may drop. */
     byte[] value;
@@ -28,9 +15,6 @@ class VersionNode {
     VersionNode(long version, byte[] value, VersionNode next) {
         this.version = version;
         this.value = value;
-        // A plain write: the node is unpublished until the chain's head or the index's slot
-        // is written with release semantics, which orders this write before it. A volatile
-        // write here would fence the sequencer once per new key.
-        NEXT.set(this, next);
+        this.next = next;
     }
 }
