@@ -581,9 +581,11 @@ final class EngineTransaction extends TransactionOverloads {
 
     /**
      * {@link #addReadConflictInternal} of {@code [key, key\x00)}, the range of a point read:
-     * with no own writes to subtract, recorded as the key alone.
+     * with no own writes to subtract, recorded as the key alone. Called with this
+     * transaction's lock held (reads run under it), so it does not take it again.
      */
-    private synchronized void addReadConflictKey(byte[] key, WriteMap seen) {
+    private void addReadConflictKey(byte[] key, WriteMap seen) {
+        assert Thread.holdsLock(this);
         if (rywActive() && !seen.isEmpty()) {
             seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
         } else {
