@@ -88,8 +88,8 @@ public final class ConflictWindow {
          * @param single whether the read is of the single key {@code begin}, whose
          *               {@code ByteKeys.hash} is then {@code hash} (computed once per read,
          *               not once per generation)
+         * @param end    null when {@code single}: built only if range writes must be checked
          */
-        /** @param end null when {@code single}: built only if range writes must be checked */
         boolean conflicts(byte[] begin, byte[] end, long readVersion, boolean newest, boolean single, int hash) {
             if (single) {
                 return points.conflictsPoint(begin, hash, readVersion)
