@@ -62,6 +62,13 @@ import java.util.function.Supplier;
  * future with 1025 / 1031; {@code close} makes any further use an
  * {@link IllegalStateException}, as fdb-java does for a disposed native object.
  *
+ * <h2>Arrays</h2>
+ * fdb-java copies every array a call takes before the call returns, and every array a read
+ * returns is the caller's own. So here: a call copies what it keeps (a written key and value,
+ * a conflict range's ends, a key a read will use later), and a read hands out copies of what
+ * it found. What the transaction keeps is therefore never shared with the caller, and the
+ * store, the write map and the conflict ranges can hold those arrays by reference.
+ *
  * <h2>Watches</h2>
  * A watch reads its key as a serializable read (a read conflict range unless its own writes
  * answer it), fires at once if this transaction then writes the key differently, and becomes
@@ -485,20 +492,26 @@ final class EngineTransaction extends TransactionOverloads {
                 }
             }
         }
-        return readAtVersion((Long version, WriteMap seen) -> readKey(version, key, snapshot, seen));
+        byte[] own = key.clone(); // read later, when the version is known
+        return readAtVersion((Long version, WriteMap seen) -> readKey(version, own, snapshot, seen));
     }
 
-    /** The value of {@code key} at {@code version} as this transaction sees it, recording the read's conflict. */
+    /**
+     * The value of {@code key} at {@code version} as this transaction sees it, as the caller's
+     * own copy, recording the read's conflict.
+     */
     private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
         ReadView.Point p = view(version, snapshot, seen).get(key);
         if (!snapshot && p.readStorage()) {
             addReadConflictKey(key, seen);
         }
-        return p.value();
+        byte[] value = p.value();
+        return value == null ? null : value.clone();
     }
 
-    CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {
-        Objects.requireNonNull(selector, "selector");
+    CompletableFuture<byte[]> getKey(KeySelector callersSelector, boolean snapshot) {
+        Objects.requireNonNull(callersSelector, "selector");
+        KeySelector selector = KeyRules.ownCopy(callersSelector);
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
@@ -516,13 +529,13 @@ final class EngineTransaction extends TransactionOverloads {
                 byte[][] range = ReadConflicts.ofGetKey(selector, result);
                 addReadConflictInternal(range[0], range[1], seen);
             }
-            return result;
+            return result.clone(); // may be a stored key, or the shared maximum key
         });
     }
 
     /**
      * One range read as FoundationDB's RYW {@code getRange} does it: validate, normalise the
-     * selectors ({@code removeOrEqual}), read, then record the conflict range the result
+     * selectors ({@code removeOrEqual}, here {@link KeyRules#ownWithoutOrEqual}), read, then record the conflict range the result
      * depended on ({@code addConflictRange} for forward and reverse reads).
      */
     CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
@@ -542,8 +555,9 @@ final class EngineTransaction extends TransactionOverloads {
             }
         }
         int rowLimit = Math.max(limit, 0);
-        KeySelector b = KeyRules.removeOrEqual(begin);
-        KeySelector en = KeyRules.removeOrEqual(end);
+        // Copies: the read may run later, and its conflict range keeps the ends.
+        KeySelector b = KeyRules.ownWithoutOrEqual(begin);
+        KeySelector en = KeyRules.ownWithoutOrEqual(end);
         if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
@@ -584,8 +598,9 @@ final class EngineTransaction extends TransactionOverloads {
      * with no own writes to subtract, recorded as the key alone. Called with this
      * transaction's lock held (reads run under it), so it does not take it again.
      */
-    private void addReadConflictKey(byte[] key, WriteMap seen) {
+    private void addReadConflictKey(byte[] callersKey, WriteMap seen) {
         assert Thread.holdsLock(this);
+        byte[] key = callersKey.clone();
         if (rywActive() && !seen.isEmpty()) {
             seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
         } else {
@@ -636,7 +651,9 @@ final class EngineTransaction extends TransactionOverloads {
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
         }
-        return readAtVersion(version -> engine.store().estimatedSize(begin, end, version));
+        byte[] b = begin.clone();
+        byte[] e = end.clone();
+        return readAtVersion(version -> engine.store().estimatedSize(b, e, version));
     }
 
 
@@ -656,7 +673,9 @@ final class EngineTransaction extends TransactionOverloads {
         if (chunkSize <= 0) {
             return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must be positive"));
         }
-        return readAtVersion(version -> SplitPoints.of(engine.store().splitPoints(begin, end, chunkSize, version)));
+        byte[] b = begin.clone();
+        byte[] e = end.clone();
+        return readAtVersion(version -> SplitPoints.of(engine.store().splitPoints(b, e, chunkSize, version)));
     }
 
 
@@ -683,7 +702,7 @@ final class EngineTransaction extends TransactionOverloads {
             return;
         }
         // As RYW's addReadConflictRange: the parts own writes already answer are left out.
-        addReadConflictInternal(begin, end);
+        addReadConflictInternal(begin.clone(), end.clone());
     }
 
     @Override
@@ -700,7 +719,7 @@ final class EngineTransaction extends TransactionOverloads {
             return;
         }
         if (ByteKeys.compare(begin, end) < 0) {
-            recordWriteConflict(begin, end);
+            recordWriteConflict(begin.clone(), end.clone());
         }
     }
 
@@ -722,16 +741,18 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     @Override
-    public synchronized void set(byte[] key, byte[] value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        if (voidCallBlocked() || !writableKey(key)) {
+    public synchronized void set(byte[] callersKey, byte[] callersValue) {
+        Objects.requireNonNull(callersKey, "key");
+        Objects.requireNonNull(callersValue, "value");
+        if (voidCallBlocked() || !writableKey(callersKey)) {
             return;
         }
-        if (value.length > KeyRules.VALUE_SIZE_LIMIT) {
+        if (callersValue.length > KeyRules.VALUE_SIZE_LIMIT) {
             defer(FdbError.VALUE_TOO_LARGE.exception());
             return;
         }
+        byte[] key = callersKey.clone();
+        byte[] value = callersValue.clone();
         writesForUpdate().set(key, value);
         addMutation(new Mutation(Mutation.SET_VALUE, key, value));
         if (takeWriteConflictFlag()) {
@@ -757,6 +778,7 @@ final class EngineTransaction extends TransactionOverloads {
             takeWriteConflictFlag();
             return;
         }
+        key = key.clone();
         byte[] end = ByteKeys.keyAfter(key);
         writesForUpdate().clear(key);
         clearedRanges = true;
@@ -787,6 +809,8 @@ final class EngineTransaction extends TransactionOverloads {
             takeWriteConflictFlag();
             return;
         }
+        begin = begin.clone();
+        end = end.clone();
         writesForUpdate().clearRange(begin, end);
         clearedRanges = true;
         addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
@@ -811,6 +835,8 @@ final class EngineTransaction extends TransactionOverloads {
             defer(invalid);
             return;
         }
+        key = key.clone();
+        param = param.clone();
         boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
         boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
         boolean addConflict = takeWriteConflictFlag();
@@ -867,6 +893,7 @@ final class EngineTransaction extends TransactionOverloads {
         }
         CompletableFuture<Void> future = new CompletableFuture<>();
         future.whenComplete((v, t) -> engine.watches().release());
+        key = key.clone(); // kept for the watch's life
         TransactionWatches.PendingWatch p = watches.add(key, future);
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.

@@ -48,9 +48,18 @@ final class KeyRules {
         return key.length > 0 && key[0] == (byte) 0xff ? SYSTEM_KEY_SIZE_LIMIT : KEY_SIZE_LIMIT;
     }
 
-    /** RYW's normalisation of a selector: {@code orEqual} becomes the next key without it. */
-    static KeySelector removeOrEqual(KeySelector s) {
-        return s.orEqual() ? new KeySelector(ByteKeys.keyAfter(s.getKey()), false, s.getOffset()) : s;
+    /**
+     * RYW's normalisation of a selector ({@code orEqual} becomes the next key without it), on
+     * a key of its own: the caller's array is never kept.
+     */
+    static KeySelector ownWithoutOrEqual(KeySelector s) {
+        byte[] key = s.orEqual() ? ByteKeys.keyAfter(s.getKey()) : s.getKey().clone();
+        return new KeySelector(key, false, s.getOffset());
+    }
+
+    /** The same selector on a copy of its key. */
+    static KeySelector ownCopy(KeySelector s) {
+        return new KeySelector(s.getKey().clone(), s.orEqual(), s.getOffset());
     }
 
     /** Why {@code key} may not be written by {@code set}, or null when it may. */

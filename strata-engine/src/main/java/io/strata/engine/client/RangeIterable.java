@@ -72,11 +72,27 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
             m = limit == 0 ? StreamingMode.WANT_ALL : StreamingMode.EXACT;
         }
         if (m == StreamingMode.EXACT) {
-            return read(begin, end, limit, m).thenApply(ReadView.Rows::rows);
+            return read(begin, end, limit, m).thenApply(rows -> ownCopies(rows.rows()));
         }
         CompletableFuture<List<KeyValue>> result = new CompletableFuture<>();
         collect(new ChunkIterator(m), new ArrayList<>(), result);
         return result;
+    }
+
+    /**
+     * What the caller gets: its own arrays, as from fdb-java. The rows themselves keep the
+     * store's, which the iterator goes on from.
+     */
+    private static KeyValue ownCopy(KeyValue kv) {
+        return new KeyValue(kv.getKey().clone(), kv.getValue().clone());
+    }
+
+    private static List<KeyValue> ownCopies(List<KeyValue> rows) {
+        List<KeyValue> out = new ArrayList<>(rows.size());
+        for (KeyValue kv : rows) {
+            out.add(ownCopy(kv));
+        }
+        return out;
     }
 
     /** Drains {@code it} into {@code out} without blocking a thread. */
@@ -245,7 +261,7 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                     if (firstOfBatch) {
                         startFetch();
                     }
-                    return kv;
+                    return ownCopy(kv);
                 }
                 has = onHasNext();
             }

@@ -27,7 +27,7 @@ final class ReadConflicts {
 
     /**
      * FoundationDB's {@code addConflictRange} for range reads, forward and reverse.
-     * {@code begin} and {@code end} are the selectors after {@code removeOrEqual};
+     * {@code begin} and {@code end} are the selectors after {@code removeOrEqual} ({@link KeyRules#ownWithoutOrEqual});
      * {@code maxReadKey} ends the range when the read ran through the end of the key space.
      *
      * @return {@code {begin, end}}; empty or inverted when the read depended on nothing
