@@ -45,6 +45,8 @@ final class TxOptions {
      * copies the database defaults once, at construction, and re-applies that copy on reset.
      */
     long databaseSizeLimit = DEFAULT_SIZE_LIMIT;
+    /** The database's {@code transaction_used_during_commit_protection_disable}, likewise. */
+    boolean databaseUsedDuringCommitProtectionDisabled;
 
     // Reset by onError.
     long sizeLimit = DEFAULT_SIZE_LIMIT;
@@ -54,7 +56,7 @@ final class TxOptions {
     boolean accessSystemKeys;
     boolean readSystemKeys;
     int snapshotRywEnabled = 1;
-    /** Always true in effect: fdb-java sets it on every transaction (see EngineTransaction.blockingError). */
+    /** Set on every new transaction, as fdb-java does; not on a retry (see EngineTransaction.usedDuringCommit). */
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
 
@@ -66,6 +68,8 @@ final class TxOptions {
         next.maxRetryDelayMillis = maxRetryDelayMillis;
         next.databaseSizeLimit = databaseSizeLimit;
         next.sizeLimit = databaseSizeLimit;
+        next.databaseUsedDuringCommitProtectionDisabled = databaseUsedDuringCommitProtectionDisabled;
+        next.usedDuringCommitProtectionDisabled = databaseUsedDuringCommitProtectionDisabled;
         next.snapshotRywEnabled = defaults.snapshotRywEnabled;
         return next;
     }
@@ -77,6 +81,9 @@ final class TxOptions {
         o.maxRetryDelayMillis = d.maxRetryDelayMillis;
         o.databaseSizeLimit = d.sizeLimit;
         o.sizeLimit = d.sizeLimit;
+        o.databaseUsedDuringCommitProtectionDisabled = d.usedDuringCommitProtectionDisabled;
+        // fdb-java's FDBDatabase.createTransaction sets this option on every transaction it makes.
+        o.usedDuringCommitProtectionDisabled = true;
         o.snapshotRywEnabled = d.snapshotRywEnabled;
         return o;
     }
