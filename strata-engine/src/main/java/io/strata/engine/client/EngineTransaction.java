@@ -477,7 +477,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
@@ -661,6 +661,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
@@ -673,6 +674,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
+        KeyRules.requireArguments(begin, end);
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
         }
@@ -702,6 +704,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void addReadConflictRange(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -721,6 +724,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -756,8 +760,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void set(byte[] callersKey, byte[] callersValue) {
-        Objects.requireNonNull(callersKey, "key");
-        Objects.requireNonNull(callersValue, "value");
+        KeyRules.requireArguments(callersKey, callersValue);
         if (voidCallBlocked() || !writableKey(callersKey)) {
             return;
         }
@@ -777,7 +780,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void clear(byte[] key) {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         if (voidCallBlocked()) {
             return;
         }
@@ -805,8 +808,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void clear(byte[] begin, byte[] end) {
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -836,9 +838,8 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void mutate(MutationType type, byte[] key, byte[] param) {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(param, "param");
+        Objects.requireNonNull(type, "type"); // fdb-java calls type.code() first
+        KeyRules.requireArguments(key, param);
         if (voidCallBlocked()) {
             return;
         }
@@ -887,7 +888,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         checkOpen();
         FDBException e = blockingError();
         if (e != null) {
