@@ -15,6 +15,7 @@ final class DatabaseDefaults {
     volatile long maxRetryDelayMillis = TxOptions.DEFAULT_MAX_RETRY_DELAY_MILLIS;
     volatile long sizeLimit = TxOptions.DEFAULT_SIZE_LIMIT;
     volatile int snapshotRywEnabled = 1;
+    volatile boolean usedDuringCommitProtectionDisabled;
 
     DatabaseDefaults(WatchRegistry watches) {
         this.watches = watches;
@@ -29,11 +30,12 @@ final class DatabaseDefaults {
             case 501 -> retryLimit = TxOptions.longParam(param, -1, Integer.MAX_VALUE);
             case 502 -> maxRetryDelayMillis = TxOptions.longParam(param, 0, Integer.MAX_VALUE);
             case 503 -> sizeLimit = TxOptions.longParam(param, 32, TxOptions.DEFAULT_SIZE_LIMIT);
+            case 701 -> usedDuringCommitProtectionDisabled = true;
             // Accepted, no effect here: location cache (10), machine and datacenter ids (21, 22),
             // transaction logging (405), causal read risk (504), port in address (505), idempotency
-            // (506), bypass unreadable (700), used-during-commit protection (701), conflicting keys
-            // (702), configuration database (800), test options (900).
-            case 10, 21, 22, 405, 504, 505, 506, 700, 701, 702, 800, 900 -> {
+            // (506), bypass unreadable (700), conflicting keys (702), configuration database (800),
+            // test options (900).
+            case 10, 21, 22, 405, 504, 505, 506, 700, 702, 800, 900 -> {
             }
             default -> throw FdbError.INVALID_OPTION.exception("unknown database option " + code);
         }

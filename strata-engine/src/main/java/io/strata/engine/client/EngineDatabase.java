@@ -12,6 +12,7 @@ import io.strata.engine.Engine;
 import io.strata.engine.error.FdbError;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
@@ -24,7 +25,8 @@ import java.util.function.Function;
  * {@code FDB.DEFAULT_EXECUTOR}). The retry loops behave exactly like fdb-java's
  * {@code FDBDatabase}: {@code run} applies the function, commits, and on any
  * {@link RuntimeException} asks {@code onError}, whose failure propagates (as a
- * {@code CompletionException}, as in fdb-java); the transaction is closed at the end.
+ * {@code CompletionException}, as in fdb-java: thrown by {@code run}, and stored in the future
+ * of {@code runAsync}); the transaction is closed at the end.
  * {@code read} and {@code readAsync} are {@code run} and {@code runAsync}, commit included,
  * as in fdb-java (committing a read-only transaction costs nothing).
  *
@@ -144,12 +146,21 @@ public final class EngineDatabase implements Database {
             t.onError(err).whenComplete((next, fatal) -> {
                 if (fatal != null) {
                     t.close();
-                    result.completeExceptionally(EngineTransaction.unwrap(fatal));
+                    result.completeExceptionally(asDependentStageFailure(fatal));
                 } else {
                     attempt(next, fn, e, result);
                 }
             });
         });
+    }
+
+    /**
+     * The failure as fdb-java's {@code runAsync} stores it: its future is a dependent stage
+     * ({@code whileTrue(...).thenApply(...)}), so handlers see a {@code CompletionException}
+     * around the cause, while {@code get} still reports the cause itself.
+     */
+    private static CompletionException asDependentStageFailure(Throwable failure) {
+        return new CompletionException(EngineTransaction.unwrap(failure));
     }
 
     // ---------------------------------------------------------------- unsupported

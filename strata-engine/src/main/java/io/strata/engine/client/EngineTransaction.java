@@ -55,8 +55,9 @@ import java.util.function.Supplier;
  * <h2>Lifecycle</h2>
  * active → committing → committed / failed. {@code commit} first waits for the reads already
  * issued, then sends; from the moment it is called every operation but
- * {@code getReadVersion} and {@code getApproximateSize} is {@code used_during_commit} (2017),
- * without resetting the transaction (fdb-java disables that protection). {@code onError}
+ * {@code getReadVersion} and {@code getApproximateSize} is {@code used_during_commit} (2017);
+ * it resets the transaction too unless {@code used_during_commit_protection_disable} is set,
+ * which fdb-java does for a new transaction but not for a retry. {@code onError}
  * hands back a fresh transaction and closes this one, or fails with the reset error;
  * {@code cancel} and the timeout reset the transaction, failing everything pending and
  * future with 1025 / 1031; {@code close} makes any further use an
@@ -238,19 +239,32 @@ final class EngineTransaction extends TransactionOverloads {
      * The error every operation must fail with now, or null: used-during-commit, reset, deferred.
      *
      * <p>Once commit has been called, every operation is {@code used_during_commit}, even after
-     * the commit ended (RYW {@code checkUsedDuringCommit} returns {@code commitStarted}). fdb-java
-     * creates every transaction with {@code used_during_commit_protection_disable}, so such a
-     * use never resets the transaction: the commit in flight and a later {@code onError} are
-     * unaffected. The option therefore changes nothing here.
+     * the commit ended (RYW {@code checkUsedDuringCommit} returns {@code commitStarted}).
      */
     private FDBException blockingError() {
         if (state != State.ACTIVE) {
-            return FdbError.USED_DURING_COMMIT.exception();
+            return usedDuringCommit();
         }
         if (reset != null) {
             return reset;
         }
         return deferred;
+    }
+
+    /**
+     * RYW {@code checkUsedDuringCommit}, for a use after {@code commit} was called: the use fails
+     * with {@code used_during_commit} and, unless {@code used_during_commit_protection_disable}
+     * is set, first resets the transaction with that error, failing the commit in flight, the
+     * reads pending and a later {@code onError}. fdb-java sets the option on the transactions
+     * {@code createTransaction} makes, but not again on those {@code onError} hands back: RYW's
+     * reset clears every option {@code fdb.options} does not mark persistent.
+     */
+    private FDBException usedDuringCommit() {
+        FDBException e = FdbError.USED_DURING_COMMIT.exception();
+        if (!options.usedDuringCommitProtectionDisabled) {
+            abort(e);
+        }
+        return e;
     }
 
     /** Records the first error of a void call, to surface at the next read, watch or commit. */
@@ -264,8 +278,8 @@ final class EngineTransaction extends TransactionOverloads {
     private boolean voidCallBlocked() {
         checkOpen();
         if (state != State.ACTIVE) {
-            // Deferred like any void-call error, not a reset: see blockingError().
-            defer(FdbError.USED_DURING_COMMIT.exception());
+            // Deferred like any void-call error; a reset only without the protection option.
+            defer(usedDuringCommit());
             return true;
         }
         return reset != null;
@@ -463,7 +477,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
@@ -647,6 +661,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
@@ -659,6 +674,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
+        KeyRules.requireArguments(begin, end);
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
         }
@@ -688,6 +704,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void addReadConflictRange(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -707,6 +724,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -742,8 +760,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void set(byte[] callersKey, byte[] callersValue) {
-        Objects.requireNonNull(callersKey, "key");
-        Objects.requireNonNull(callersValue, "value");
+        KeyRules.requireArguments(callersKey, callersValue);
         if (voidCallBlocked() || !writableKey(callersKey)) {
             return;
         }
@@ -763,7 +780,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void clear(byte[] key) {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         if (voidCallBlocked()) {
             return;
         }
@@ -791,8 +808,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void clear(byte[] begin, byte[] end) {
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
+        KeyRules.requireArguments(begin, end);
         if (voidCallBlocked()) {
             return;
         }
@@ -822,9 +838,8 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized void mutate(MutationType type, byte[] key, byte[] param) {
-        Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(param, "param");
+        Objects.requireNonNull(type, "type"); // fdb-java calls type.code() first
+        KeyRules.requireArguments(key, param);
         if (voidCallBlocked()) {
             return;
         }
@@ -873,7 +888,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
-        Objects.requireNonNull(key, "key");
+        KeyRules.requireArgument(key);
         checkOpen();
         FDBException e = blockingError();
         if (e != null) {
@@ -912,7 +927,7 @@ final class EngineTransaction extends TransactionOverloads {
         synchronized (this) {
             checkOpen();
             if (state != State.ACTIVE) {
-                return CompletableFuture.failedFuture(FdbError.USED_DURING_COMMIT.exception());
+                return CompletableFuture.failedFuture(usedDuringCommit());
             }
             FDBException e = reset != null ? reset : deferred;
             if (e != null) {
@@ -1043,7 +1058,7 @@ final class EngineTransaction extends TransactionOverloads {
         // Asked for once the commit started, even after it ended, it is used_during_commit
         // (RYW getVersionstamp checks checkUsedDuringCommit first): ask before committing.
         if (state != State.ACTIVE) {
-            return CompletableFuture.failedFuture(FdbError.USED_DURING_COMMIT.exception());
+            return CompletableFuture.failedFuture(usedDuringCommit());
         }
         if (versionstamp == null) {
             versionstamp = new ExecutorBoundFuture<>(executor);

@@ -34,6 +34,23 @@ final class KeyRules {
     private KeyRules() {
     }
 
+    /**
+     * fdb-java refuses a null key, value or range end with {@link IllegalArgumentException}
+     * before the call reaches the transaction: {@code set} and {@code clear} check in Java, the
+     * other calls in the JNI layer ({@code throwParamNotNull} in {@code fdbJNI.cpp}).
+     */
+    static void requireArgument(byte[] argument) {
+        if (argument == null) {
+            throw new IllegalArgumentException("Argument cannot be null");
+        }
+    }
+
+    /** {@link #requireArgument(byte[])} of both. */
+    static void requireArguments(byte[] first, byte[] second) {
+        requireArgument(first);
+        requireArgument(second);
+    }
+
     /** The end of the key space reads may touch: {@code \xff\xff} with system-key access, else {@code \xff}. */
     static byte[] maxReadKey(TxOptions options) {
         return options.readSystemKeys || options.accessSystemKeys ? ByteKeys.SYSTEM_END : ByteKeys.NORMAL_END;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A range read, run when iterated — each {@link #iterator()} or {@link #asList()} reads
@@ -269,7 +270,16 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
             if (has.join()) {
                 return next();
             }
-            throw new NoSuchElementException();
+            throw pastTheEnd();
+        }
+
+        /**
+         * What fdb-java's {@code next()} throws past the end: it raises the
+         * {@code NoSuchElementException} inside {@code thenApply} and joins, so the caller gets
+         * it wrapped in a {@code CompletionException}.
+         */
+        private CompletionException pastTheEnd() {
+            return new CompletionException(new NoSuchElementException());
         }
 
         @Override

@@ -8,8 +8,10 @@ import java.nio.ByteOrder;
 /**
  * Transaction options by FoundationDB code (see {@code fdbclient/vexillographer/fdb.options}).
  *
- * <p>Limits ({@code timeout}, {@code retry_limit}, {@code max_retry_delay}, {@code size_limit})
- * survive {@code onError}, as in FoundationDB since API 610; every other option is reset.
+ * <p>The options {@code fdb.options} marks {@code persistent} ({@code timeout},
+ * {@code retry_limit}, {@code max_retry_delay}) survive {@code onError}, as in FoundationDB
+ * since API 610; every other option is reset, {@code size_limit} included: it returns to the
+ * database's default, which RYW re-applies after each reset with the other defaults.
  * Options without meaning for a single-process engine (priorities, tags, tracing, durability
  * hints, caching) are accepted and ignored, as a cluster would not change any answer for
  * them either. An unknown code fails with {@code invalid_option} (2007).
@@ -38,16 +40,23 @@ final class TxOptions {
     long timeoutMillis;
     long retryLimit = -1;
     long maxRetryDelayMillis = DEFAULT_MAX_RETRY_DELAY_MILLIS;
-    long sizeLimit = DEFAULT_SIZE_LIMIT;
+    /**
+     * The database's {@code transaction_size_limit} when the first attempt was created: RYW
+     * copies the database defaults once, at construction, and re-applies that copy on reset.
+     */
+    long databaseSizeLimit = DEFAULT_SIZE_LIMIT;
+    /** The database's {@code transaction_used_during_commit_protection_disable}, likewise. */
+    boolean databaseUsedDuringCommitProtectionDisabled;
 
     // Reset by onError.
+    long sizeLimit = DEFAULT_SIZE_LIMIT;
     boolean causalWriteRisky;
     boolean nextWriteNoWriteConflictRange;
     boolean readYourWritesDisabled;
     boolean accessSystemKeys;
     boolean readSystemKeys;
     int snapshotRywEnabled = 1;
-    /** Always true in effect: fdb-java sets it on every transaction (see EngineTransaction.blockingError). */
+    /** Set on every new transaction, as fdb-java does; not on a retry (see EngineTransaction.usedDuringCommit). */
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
 
@@ -57,7 +66,10 @@ final class TxOptions {
         next.timeoutMillis = timeoutMillis;
         next.retryLimit = retryLimit;
         next.maxRetryDelayMillis = maxRetryDelayMillis;
-        next.sizeLimit = sizeLimit;
+        next.databaseSizeLimit = databaseSizeLimit;
+        next.sizeLimit = databaseSizeLimit;
+        next.databaseUsedDuringCommitProtectionDisabled = databaseUsedDuringCommitProtectionDisabled;
+        next.usedDuringCommitProtectionDisabled = databaseUsedDuringCommitProtectionDisabled;
         next.snapshotRywEnabled = defaults.snapshotRywEnabled;
         return next;
     }
@@ -67,7 +79,11 @@ final class TxOptions {
         o.timeoutMillis = d.timeoutMillis;
         o.retryLimit = d.retryLimit;
         o.maxRetryDelayMillis = d.maxRetryDelayMillis;
+        o.databaseSizeLimit = d.sizeLimit;
         o.sizeLimit = d.sizeLimit;
+        o.databaseUsedDuringCommitProtectionDisabled = d.usedDuringCommitProtectionDisabled;
+        // fdb-java's FDBDatabase.createTransaction sets this option on every transaction it makes.
+        o.usedDuringCommitProtectionDisabled = true;
         o.snapshotRywEnabled = d.snapshotRywEnabled;
         return o;
     }

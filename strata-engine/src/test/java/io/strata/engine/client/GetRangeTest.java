@@ -235,7 +235,27 @@ class GetRangeTest {
         assertThat(s(it.next().getKey())).isEqualTo("e");
         assertThat(it.hasNext()).isFalse();
         assertThat(it.onHasNext().join()).isFalse();
-        assertThatThrownBy(it::next).isInstanceOf(NoSuchElementException.class);
+    }
+
+    /**
+     * fdb-java's {@code AsyncRangeIterator.next()} waits with
+     * {@code nextFuture.thenApply(hasNext -> { ... throw new NoSuchElementException(); }).join()},
+     * so past the end it throws a {@code CompletionException} around the
+     * {@code NoSuchElementException} ({@code bindings/java/src/main/com/apple/foundationdb/RangeQuery.java}).
+     */
+    @Test
+    void nextPastTheEndThrowsCompletionExceptionOfNoSuchElement() {
+        AsyncIterator<KeyValue> it = tr.getRange(b("e"), b("z")).iterator();
+        it.next();
+        assertThatThrownBy(it::next).isInstanceOf(CompletionException.class)
+                .cause().isInstanceOf(NoSuchElementException.class);
+    }
+
+    @Test
+    void nextOfAnEmptyRangeThrowsCompletionExceptionOfNoSuchElement() {
+        AsyncIterator<KeyValue> it = tr.getRange(b("x"), b("z")).iterator();
+        assertThatThrownBy(it::next).isInstanceOf(CompletionException.class)
+                .cause().isInstanceOf(NoSuchElementException.class);
     }
 
     @Test

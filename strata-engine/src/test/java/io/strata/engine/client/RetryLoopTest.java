@@ -232,6 +232,36 @@ class RetryLoopTest {
         assertThat(errorOf(f)).isEqualTo(2000);
     }
 
+    /**
+     * fdb-java's {@code FDBDatabase.runAsync} ends in {@code AsyncUtil.whileTrue(...).thenApply(...)},
+     * a dependent stage, so its failure is stored as a {@code CompletionException} around the
+     * cause: that is what {@code handle}, {@code whenComplete} and {@code exceptionally} see
+     * ({@code bindings/java/src/main/com/apple/foundationdb/FDBDatabase.java}).
+     */
+    @Test
+    void runAsyncFailureReachesHandlersAsCompletionException() {
+        CompletableFuture<Object> f = db.runAsync(tr -> CompletableFuture.failedFuture(fdb(2000)));
+        Throwable seen = await(f.handle((v, e) -> e));
+        assertThat(seen).isInstanceOf(CompletionException.class).cause().isInstanceOf(FDBException.class);
+    }
+
+    @Test
+    void runAsyncFailureOfAUserExceptionReachesHandlersAsCompletionException() {
+        IllegalStateException boom = new IllegalStateException("boom");
+        CompletableFuture<Object> f = db.runAsync(tr -> {
+            throw boom;
+        });
+        Throwable seen = await(f.handle((v, e) -> e));
+        assertThat(seen).isInstanceOf(CompletionException.class).cause().isSameAs(boom);
+    }
+
+    @Test
+    void readAsyncFailureReachesHandlersAsCompletionException() {
+        CompletableFuture<Object> f = db.readAsync(tr -> CompletableFuture.failedFuture(fdb(2004)));
+        Throwable seen = await(f.handle((v, e) -> e));
+        assertThat(seen).isInstanceOf(CompletionException.class).cause().isInstanceOf(FDBException.class);
+    }
+
     @Test
     void runAsyncRetriesACommitConflict() {
         AtomicInteger attempts = new AtomicInteger();

@@ -126,6 +126,58 @@ class TransactionLifecycleTest {
         await(commit);
     }
 
+    /**
+     * fdb-java sets {@code used_during_commit_protection_disable} only in
+     * {@code FDBDatabase.createTransaction}; the transaction {@code onError} hands back
+     * ({@code FDBTransaction.transfer}) is the same native one after RYW {@code resetRyow}, which
+     * resets every option not marked persistent in {@code fdb.options} — this one included. So
+     * on a retry the protection is on again: a use during commit resets the transaction with
+     * {@code used_during_commit} ({@code checkUsedDuringCommit}), failing the commit in flight.
+     */
+    @Test
+    void onARetryAReadDuringCommitFailsTheCommitWithUsedDuringCommit() {
+        db.close();
+        db = Strata.builder().latency(LatencyModel.of(Duration.ZERO, Duration.ZERO, Duration.ofMillis(400))).inMemory();
+        Transaction retry = await(db.createTransaction().onError(new FDBException("not_committed", 1020)));
+        retry.set(b("k"), b("v"));
+        CompletableFuture<Void> commit = retry.commit();
+        assertThat(errorOf(() -> retry.get(b("k")))).isEqualTo(2017);
+        assertThat(errorOf(commit)).isEqualTo(2017);
+    }
+
+    /** The reset also ends the retry loop: RYW {@code onError} fails with the reset's error. */
+    @Test
+    void onARetryAReadAfterAFailedCommitMakesOnErrorFailWithUsedDuringCommit() {
+        Transaction retry = await(db.createTransaction().onError(new FDBException("not_committed", 1020)));
+        await(retry.get(b("k")));
+        retry.set(b("k"), b("mine"));
+        db.run(t -> {
+            t.set(b("k"), b("theirs"));
+            return null;
+        });
+        CompletableFuture<Void> failed = retry.commit();
+        assertThat(errorOf(failed)).isEqualTo(1020);
+        assertThat(errorOf(() -> retry.get(b("k")))).isEqualTo(2017);
+        assertThat(errorOf(retry.onError(failed.handle((v, e) -> e).join()))).isEqualTo(2017);
+    }
+
+    /** The database option is a transaction default, re-applied after every reset. */
+    @Test
+    void databaseUsedDuringCommitProtectionDisableAppliesToRetries() {
+        db.options().setTransactionUsedDuringCommitProtectionDisable();
+        Transaction retry = await(db.createTransaction().onError(new FDBException("not_committed", 1020)));
+        await(retry.get(b("k")));
+        retry.set(b("k"), b("mine"));
+        db.run(t -> {
+            t.set(b("k"), b("theirs"));
+            return null;
+        });
+        CompletableFuture<Void> failed = retry.commit();
+        assertThat(errorOf(failed)).isEqualTo(1020);
+        assertThat(errorOf(() -> retry.get(b("k")))).isEqualTo(2017);
+        await(retry.onError(failed.handle((v, e) -> e).join()));
+    }
+
     @Test
     void writeDuringCommitIsNotCommittedAndDoesNotFailTheCommit() {
         db.close();

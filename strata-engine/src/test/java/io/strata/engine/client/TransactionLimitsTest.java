@@ -1,6 +1,7 @@
 package io.strata.engine.client;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.Transaction;
 import io.strata.Strata;
@@ -114,6 +115,31 @@ class TransactionLimitsTest {
     void sizeLimitOptionLowersTheLimit() {
         Transaction tr = db.createTransaction();
         tr.options().setSizeLimit(1_000);
+        tr.set(b("k"), bytes(2_000, 'v'));
+        assertThat(errorOf(tr.commit())).isEqualTo(2101);
+    }
+
+    /**
+     * {@code size_limit} is not one of the options marked {@code persistent} in
+     * {@code fdbclient/vexillographer/fdb.options} (only timeout, retry_limit and max_retry_delay
+     * are), and {@code onError} resets the native options ({@code TransactionOptions::clear} in
+     * {@code NativeAPI.actor.cpp} restores {@code TRANSACTION_SIZE_LIMIT}).
+     */
+    @Test
+    void sizeLimitOptionIsResetByOnError() {
+        Transaction tr = db.createTransaction();
+        tr.options().setSizeLimit(1_000);
+        tr = await(tr.onError(new FDBException("not_committed", 1020)));
+        tr.set(b("k"), bytes(2_000, 'v'));
+        await(tr.commit());
+    }
+
+    /** The database's default, by contrast, is re-applied after every reset (RYW {@code applyPersistentOptions}). */
+    @Test
+    void databaseSizeLimitSurvivesOnError() {
+        db.options().setTransactionSizeLimit(1_000);
+        Transaction tr = db.createTransaction();
+        tr = await(tr.onError(new FDBException("not_committed", 1020)));
         tr.set(b("k"), bytes(2_000, 'v'));
         assertThat(errorOf(tr.commit())).isEqualTo(2101);
     }
