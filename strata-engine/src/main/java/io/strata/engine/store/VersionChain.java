@@ -2,8 +2,8 @@ package io.strata.engine.store;
 
 /**
  * The versions of one key, newest first. A null value is a tombstone (the key was cleared).
- * The chain carries its key, the key's hash and its number in the {@link ChainIndex}, so that
- * the index stores a number and a hash per key.
+ * The chain carries its key and the key's hash, so that the {@link ChainIndex} stores the
+ * chain alone.
  *
  * <p>The chain is itself the node of the key's first write: most keys are written once, and
  * then a key costs this one object besides its bytes and value. Once a newer node is pruned
@@ -18,11 +18,6 @@ final class VersionChain extends VersionNode {
     /** {@code ByteKeys.hash(key)}. */
     final int hash;
     private volatile VersionNode head;
-    /**
-     * The chain's slot in {@link ChainIndex}; -1 when not held there. Set by the index's
-     * writer before the chain is published.
-     */
-    int number = -1;
 
     /** A chain whose first write set {@code key} to {@code value} (not null) at {@code version}. */
     VersionChain(byte[] key, int hash, long version, byte[] value) {
