@@ -498,29 +498,33 @@ final class EngineTransaction extends TransactionOverloads {
                 long version = rv.join();
                 try {
                     checkReadVersion(version);
-                    byte[] value = readKey(version, key, snapshot, writes);
+                    // A serializable read keeps its key in the conflict ranges: a copy of its own.
+                    byte[] value = readKey(version, snapshot ? key : key.clone(), snapshot, writes);
                     checkStillReadable(version);
-                    return CompletableFuture.completedFuture(value);
+                    return CompletableFuture.completedFuture(value == null ? null : value.clone());
                 } catch (FDBException ex) {
                     return CompletableFuture.failedFuture(ex);
                 }
             }
         }
         byte[] own = key.clone(); // read later, when the version is known
-        return readAtVersion((Long version, WriteMap seen) -> readKey(version, own, snapshot, seen));
+        return readAtVersion((Long version, WriteMap seen) -> {
+            byte[] value = readKey(version, own, snapshot, seen);
+            return value == null ? null : value.clone();
+        });
     }
 
     /**
-     * The value of {@code key} at {@code version} as this transaction sees it, as the caller's
-     * own copy, recording the read's conflict.
+     * The value of {@code key} at {@code version} as this transaction sees it (the stored array:
+     * callers copy it for the caller), recording the read's conflict; {@code key} is kept, so
+     * it must not be the caller's array.
      */
     private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
         ReadView.Point p = view(version, snapshot, seen).get(key);
         if (!snapshot && p.readStorage()) {
             addReadConflictKey(key, seen);
         }
-        byte[] value = p.value();
-        return value == null ? null : value.clone();
+        return p.value();
     }
 
     CompletableFuture<byte[]> getKey(KeySelector callersSelector, boolean snapshot) {
@@ -612,9 +616,8 @@ final class EngineTransaction extends TransactionOverloads {
      * with no own writes to subtract, recorded as the key alone. Called with this
      * transaction's lock held (reads run under it), so it does not take it again.
      */
-    private void addReadConflictKey(byte[] callersKey, WriteMap seen) {
+    private void addReadConflictKey(byte[] key, WriteMap seen) {
         assert Thread.holdsLock(this);
-        byte[] key = callersKey.clone();
         if (rywActive() && !seen.isEmpty()) {
             seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
         } else {
