@@ -72,6 +72,11 @@ public final class Checkpointer implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } catch (IOException | RuntimeException e) {
+                if (closed) {
+                    // close() interrupted the write (ClosedByInterruptException): expected, and
+                    // the log still holds everything, so there is nothing to report.
+                    return;
+                }
                 // The log still holds everything: a failed checkpoint loses nothing; try again later.
                 System.getLogger(Checkpointer.class.getName()).log(System.Logger.Level.WARNING,
                         "checkpoint of " + directory + " failed; the log keeps growing until one succeeds", e);
