@@ -1086,7 +1086,9 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Transaction> onError(Throwable error) {
-        Throwable e = unwrap(error);
+        // FDBTransaction.onError takes the cause of one wrapper, no deeper.
+        Throwable e = (error instanceof CompletionException || error instanceof ExecutionException)
+                && error.getCause() != null ? error.getCause() : error;
         if (!(e instanceof FDBException)) {
             // fdb-java answers without reaching the native transaction, which stays usable.
             return CompletableFuture.failedFuture(e);

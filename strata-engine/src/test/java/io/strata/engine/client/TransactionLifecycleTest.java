@@ -404,6 +404,20 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void onErrorUnwrapsOneLevelOnly() {
+        // FDBTransaction.onError takes the cause of one CompletionException or
+        // ExecutionException; anything still wrapped is not an FDBException to it, so it
+        // fails with that and leaves the transaction usable.
+        Transaction tr = db.createTransaction();
+        java.util.concurrent.CompletionException inner = new java.util.concurrent.CompletionException(fdb(1020));
+        CompletableFuture<Transaction> f = tr.onError(new java.util.concurrent.CompletionException(inner));
+        assertThat(f).isCompletedExceptionally();
+        assertThatThrownBy(f::join).isSameAs(inner);
+        tr.set(b("k"), b("v"));
+        await(tr.commit());
+    }
+
+    @Test
     void onErrorInvalidatesTheOldTransaction() {
         Transaction tr = db.createTransaction();
         await(tr.onError(fdb(1020)));
