@@ -77,8 +77,11 @@ public final class EngineDatabase implements Database {
 
     @Override
     public DatabaseOptions options() {
-        checkOpen();
-        return new DatabaseOptions(defaults::set);
+        // As FDBDatabase: handed out even when closed; setting an option is what fails then.
+        return new DatabaseOptions((code, param) -> {
+            checkOpen();
+            defaults.set(code, param);
+        });
     }
 
     @Override

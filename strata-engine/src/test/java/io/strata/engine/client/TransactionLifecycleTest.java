@@ -404,6 +404,18 @@ class TransactionLifecycleTest {
     }
 
     @Test
+    void aClosedDatabaseHandsOutItsOptionsButRefusesToSetThem() {
+        // FDBDatabase.options() returns the object it made at construction; setting an option
+        // reaches the native pointer, which a closed database no longer has.
+        Database closed = Strata.inMemory();
+        closed.close();
+        com.apple.foundationdb.DatabaseOptions options = closed.options();
+        assertThatThrownBy(() -> options.setTransactionTimeout(1_000))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(closed::createTransaction).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void onErrorUnwrapsOneLevelOnly() {
         // FDBTransaction.onError takes the cause of one CompletionException or
         // ExecutionException; anything still wrapped is not an FDBException to it, so it
