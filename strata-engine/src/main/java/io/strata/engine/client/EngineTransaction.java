@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -344,15 +345,8 @@ final class EngineTransaction extends TransactionOverloads {
     /**
      * Runs a read at the read version: waits for the version if needed, checks that it is
      * neither too old nor in the future, runs {@code read}, and re-checks the window
-     * afterwards (pruning may have raced the read). Applies read latency.
-     */
-    <T> CompletableFuture<T> readAtVersion(Function<Long, T> read) {
-        return readAtVersion((version, seen) -> read.apply(version));
-    }
-
-    /**
-     * As {@link #readAtVersion(Function)}, for reads that see own writes: {@code read} gets the
-     * write map as it was when the read was issued.
+     * afterwards (pruning may have raced the read). Applies read latency. {@code read} gets
+     * the write map as it was when the read was issued, for read-your-writes.
      */
     private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
         CompletableFuture<T> result;
@@ -671,7 +665,7 @@ final class EngineTransaction extends TransactionOverloads {
         }
         byte[] b = begin.clone();
         byte[] e = end.clone();
-        return readAtVersion(version -> engine.store().estimatedSize(b, e, version));
+        return readStatistics(version -> engine.store().estimatedSize(b, e, version));
     }
 
 
@@ -694,7 +688,25 @@ final class EngineTransaction extends TransactionOverloads {
         }
         byte[] b = begin.clone();
         byte[] e = end.clone();
-        return readAtVersion(version -> SplitPoints.of(engine.store().splitPoints(b, e, chunkSize, version)));
+        return readStatistics(version -> SplitPoints.of(engine.store().splitPoints(b, e, chunkSize, version)));
+    }
+
+    /**
+     * Answers a size estimate or split points at the newest published version. FoundationDB
+     * takes these from storage metrics, not at the transaction's read version (NativeAPI
+     * passes the transaction's state only for tenants), so they neither set the read version
+     * nor see the data as of it, and they never grow too old. Pruning keeps the newest
+     * version readable, so no check is needed after the read.
+     */
+    private <T> CompletableFuture<T> readStatistics(LongFunction<T> read) {
+        synchronized (this) {
+            checkOpen();
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        return CompletableFuture.completedFuture(read.apply(engine.pipeline().visibleVersion()));
     }
 
 

@@ -144,4 +144,27 @@ class RangeStatsTest {
         assertThat(v).containsExactly(new byte[100]);
         assertThat(Arrays.equals(tr.get(b("z")).join(), b("1"))).isTrue();
     }
+    /**
+     * FoundationDB answers size estimates and split points from storage metrics, not at the
+     * transaction's read version (NativeAPI passes its state only for tenants): they neither
+     * set the read version nor stop at it.
+     */
+    @Test
+    void statsNeitherSetNorUseTheReadVersion() {
+        tr.getEstimatedRangeSizeBytes(b("k"), b("l")).join();
+        tr.getRangeSplitPoints(b("k"), b("l"), 1_000).join();
+        long v = db.read(t -> t.getReadVersion().join());
+        tr.setReadVersion(v); // no read_version_already_set
+        assertThat(tr.get(b("k00")).join()).hasSize(100);
+
+        Transaction older = db.createTransaction();
+        older.getReadVersion().join();
+        db.run(t -> {
+            t.set(b("k10"), new byte[100]);
+            return null;
+        });
+        assertThat(older.getEstimatedRangeSizeBytes(b("k"), b("l")).join()).isEqualTo(11L * ROW_BYTES);
+        assertThat(older.get(b("k10")).join()).isNull(); // reads stay at the read version
+        older.close();
+    }
 }
