@@ -145,9 +145,12 @@ class TransactionLifecycleTest {
         assertThat(errorOf(commit)).isEqualTo(2017);
     }
 
-    /** The reset also ends the retry loop: RYW {@code onError} fails with the reset's error. */
-    @Test
-    void onARetryAReadAfterAFailedCommitMakesOnErrorFailWithUsedDuringCommit() {
+    /**
+     * A retry (a transaction {@code onError} handed back) that read k and wrote it, and whose
+     * commit then failed with 1020 because another transaction wrote k first; the failed
+     * commit's error is in {@code failure[0]}.
+     */
+    private Transaction retryWhoseCommitConflicted(Throwable[] failure) {
         Transaction retry = await(db.createTransaction().onError(new FDBException("not_committed", 1020)));
         await(retry.get(b("k")));
         retry.set(b("k"), b("mine"));
@@ -157,25 +160,27 @@ class TransactionLifecycleTest {
         });
         CompletableFuture<Void> failed = retry.commit();
         assertThat(errorOf(failed)).isEqualTo(1020);
+        failure[0] = failed.handle((v, e) -> e).join();
+        return retry;
+    }
+
+    /** The reset also ends the retry loop: RYW {@code onError} fails with the reset's error. */
+    @Test
+    void onARetryAReadAfterAFailedCommitMakesOnErrorFailWithUsedDuringCommit() {
+        Throwable[] failure = new Throwable[1];
+        Transaction retry = retryWhoseCommitConflicted(failure);
         assertThat(errorOf(() -> retry.get(b("k")))).isEqualTo(2017);
-        assertThat(errorOf(retry.onError(failed.handle((v, e) -> e).join()))).isEqualTo(2017);
+        assertThat(errorOf(retry.onError(failure[0]))).isEqualTo(2017);
     }
 
     /** The database option is a transaction default, re-applied after every reset. */
     @Test
     void databaseUsedDuringCommitProtectionDisableAppliesToRetries() {
         db.options().setTransactionUsedDuringCommitProtectionDisable();
-        Transaction retry = await(db.createTransaction().onError(new FDBException("not_committed", 1020)));
-        await(retry.get(b("k")));
-        retry.set(b("k"), b("mine"));
-        db.run(t -> {
-            t.set(b("k"), b("theirs"));
-            return null;
-        });
-        CompletableFuture<Void> failed = retry.commit();
-        assertThat(errorOf(failed)).isEqualTo(1020);
+        Throwable[] failure = new Throwable[1];
+        Transaction retry = retryWhoseCommitConflicted(failure);
         assertThat(errorOf(() -> retry.get(b("k")))).isEqualTo(2017);
-        await(retry.onError(failed.handle((v, e) -> e).join()));
+        await(retry.onError(failure[0]));
     }
 
     @Test
