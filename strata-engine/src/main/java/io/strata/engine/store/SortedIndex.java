@@ -50,8 +50,18 @@ import java.util.NoSuchElementException;
 final class SortedIndex {
     static final int LEAF_CAPACITY = 64;
     static final int INNER_CAPACITY = 64;
+    private static final VarHandle STAMP;
+
+    static {
+        try {
+            STAMP = java.lang.invoke.MethodHandles.lookup().findVarHandle(Node.class, "stamp", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private abstract static class Node {
+        /** Read as a volatile (acquire); written through {@link #STAMP} (see {@link #lock}). */
         volatile long stamp;
         /** Entries (leaf) or children (inner); read racily by readers, so clamped. */
         int size;
@@ -311,13 +321,20 @@ final class SortedIndex {
         System.arraycopy(chains, from, chains, from + 1, size - from);
     }
 
+    /*
+     * Neither stamp write is a volatile write: on x86 that is a locked instruction, which
+     * waits for every store before it to reach the cache — with an insert's stores to new
+     * objects and to a hash-table slot that missed, a stall on each of the writer's two
+     * stamp writes per insert. Ordering is all a seqlock needs: the odd stamp before the
+     * changes (a store-store fence), the changes before the even stamp (a release write).
+     */
     private static void lock(Node n) {
-        n.stamp = n.stamp + 1;
+        STAMP.setOpaque(n, n.stamp + 1);
         VarHandle.storeStoreFence(); // the odd stamp is seen before any change
     }
 
     private static void unlock(Node n) {
-        n.stamp = n.stamp + 1; // volatile: publishes the changes with the even stamp
+        STAMP.setRelease(n, n.stamp + 1); // publishes the changes with the even stamp
     }
 
     // ------------------------------------------------------------------ readers

@@ -1,5 +1,8 @@
 package io.strata.engine.store;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The versions of one key, newest first. A null value is a tombstone (the key was cleared).
  * The chain carries its key and the key's hash, so that the {@link ChainIndex} stores the
@@ -17,14 +20,24 @@ final class VersionChain extends VersionNode {
     final byte[] key;
     /** {@code ByteKeys.hash(key)}. */
     final int hash;
+    /** Read as a volatile; written through {@link #HEAD} (see {@link VersionNode}). */
     private volatile VersionNode head;
+    private static final VarHandle HEAD;
+
+    static {
+        try {
+            HEAD = MethodHandles.lookup().findVarHandle(VersionChain.class, "head", VersionNode.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A chain whose first write set {@code key} to {@code value} (not null) at {@code version}. */
     VersionChain(byte[] key, int hash, long version, byte[] value) {
         super(version, value, null);
         this.key = key;
         this.hash = hash;
-        this.head = this;
+        HEAD.set(this, this); // plain: the chain is published by the index slot it enters
     }
 
     byte[] valueAt(long version) {
@@ -58,7 +71,7 @@ final class VersionChain extends VersionNode {
         } else {
             n = new VersionNode(version, value, h);
         }
-        head = n;
+        HEAD.setRelease(this, n); // publishes n (see VersionNode on why not a volatile write)
         return n;
     }
 
@@ -74,7 +87,7 @@ final class VersionChain extends VersionNode {
         if (n.replaced) {
             return false;
         }
-        n.next = null;
+        NEXT.setOpaque(n, null); // a reader may still pass it until it sees the cut: both are right
         if (n != this) {
             value = null; // the first write is behind n now: out of every admitted reader's reach
         }
