@@ -79,6 +79,12 @@ public final class CommitPipeline implements AutoCloseable {
     private volatile long visibleVersion;
     private volatile boolean closed;
     private long lastPruneVersion;
+    /**
+     * Sequencer-owned scratch: the keys of the batch's plain sets, in batch order, and their
+     * hashes (see {@link #readyWrites}).
+     */
+    private byte[][] setKeys = new byte[256][];
+    private int[] setHashes = new int[256];
 
     /**
      * @param completions runs each batch's completions, so that waking the committers (an
@@ -185,6 +191,7 @@ public final class CommitPipeline implements AutoCloseable {
         int order = 0;
         List<CommitRequest> done = null;
         List<Mutation> effects = log != null ? new ArrayList<>() : null;
+        readyWrites(batch);
         for (Object item : batch) {
             if (!(item instanceof CommitRequest)) {
                 continue;
@@ -206,7 +213,7 @@ public final class CommitPipeline implements AutoCloseable {
                     history.addWrite(writes.begin(i), writes.end(i), version);
                 }
             }
-            apply(req.mutations, version, order, checkWatches, effects);
+            apply(req.mutations, req.firstSet, version, order, checkWatches, effects);
             if (done == null) {
                 done = new ArrayList<>();
             }
@@ -264,6 +271,33 @@ public final class CommitPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * Gathers the keys of the batch's plain sets and lets the store hash them and load their
+     * hash-index slots all at once ({@link VersionedStore#prefetch}): a batch of new keys
+     * then waits for those cache misses side by side rather than one per set. Requests that
+     * fail their conflict check keep their place; their keys are simply not written.
+     */
+    private void readyWrites(List<Object> batch) {
+        int n = 0;
+        for (Object item : batch) {
+            if (item instanceof CommitRequest) {
+                CommitRequest req = (CommitRequest) item;
+                req.firstSet = n;
+                for (Mutation m : req.mutations) {
+                    if (m.type() == Mutation.SET_VALUE) {
+                        if (n == setKeys.length) {
+                            setKeys = java.util.Arrays.copyOf(setKeys, n * 2);
+                            setHashes = new int[n * 2];
+                        }
+                        setKeys[n++] = m.key();
+                    }
+                }
+            }
+        }
+        store.prefetch(setKeys, setHashes, n);
+        java.util.Arrays.fill(setKeys, 0, n, null); // the hashes are what apply needs
+    }
+
     private boolean conflicts(CommitRequest req) {
         ConflictRanges reads = req.readConflicts;
         for (int i = 0; i < reads.size(); i++) {
@@ -278,15 +312,17 @@ public final class CommitPipeline implements AutoCloseable {
 
     /**
      * Applies one transaction's mutations at {@code version}; when {@code effects} is not
-     * null, adds what each one did as a plain set or clear, for the log.
+     * null, adds what each one did as a plain set or clear, for the log. {@code nextSet} is
+     * where the hashes of its plain sets begin in {@link #setHashes}.
      */
-    private void apply(List<Mutation> mutations, long version, int order, boolean checkWatches, List<Mutation> effects) {
+    private void apply(List<Mutation> mutations, int nextSet, long version, int order, boolean checkWatches,
+                       List<Mutation> effects) {
         byte[] stamp = null;
         for (Mutation m : mutations) {
             byte[] key = m.key();
             switch (m.type()) {
                 case Mutation.SET_VALUE:
-                    store.set(key, m.param(), version);
+                    store.set(key, setHashes[nextSet++], m.param(), version);
                     if (effects != null) {
                         effects.add(m);
                     }

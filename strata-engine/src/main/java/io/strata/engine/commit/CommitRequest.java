@@ -18,6 +18,8 @@ public final class CommitRequest {
     final CompletableFuture<CommitResult> result = new CompletableFuture<>();
     /** Set by the sequencer when accepted: the last two bytes of the versionstamp. */
     int orderInBatch;
+    /** Set by the sequencer: where this request's plain sets begin in the batch's key hashes. */
+    int firstSet;
 
     /**
      * @param readVersion    the read version, or -1 when the transaction never read

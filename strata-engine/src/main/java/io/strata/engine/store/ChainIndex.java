@@ -45,6 +45,15 @@ import java.util.Arrays;
  */
 final class ChainIndex {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(VersionChain[].class);
+    private static final VarHandle SIZE;
+
+    static {
+        try {
+            SIZE = MethodHandles.lookup().findVarHandle(ChainIndex.class, "size", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Marks a slot whose chain was removed; never equal to a real chain. */
     private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;
@@ -83,8 +92,12 @@ final class ChainIndex {
      * {@code version}, and {@link #created} tells so. Writer only.
      */
     VersionChain getOrCreate(byte[] key, long version, byte[] value) {
+        return getOrCreate(key, ByteKeys.hash(key), version, value);
+    }
+
+    /** {@link #getOrCreate(byte[], long, byte[])} with {@code hash == ByteKeys.hash(key)}. Writer only. */
+    VersionChain getOrCreate(byte[] key, int hash, long version, byte[] value) {
         created = false;
-        int hash = ByteKeys.hash(key);
         Table t = table;
         int mask = t.slots.length - 1;
         int reusable = -1;
@@ -107,11 +120,23 @@ final class ChainIndex {
         t.hashes[i] = hash;
         SLOTS.setRelease(t.slots, i, chain);
         live++;
-        size = live;
+        SIZE.setRelease(this, live); // not a volatile write: see VersionNode
         if ((live + removed) * 2 > t.slots.length) {
             rebuild();
         }
         return chain;
+    }
+
+    /**
+     * Loads the slot where a probe for {@code hash} starts, and its hash, so that a later
+     * {@link #getOrCreate} finds them in the cache; returns a value derived from both, which
+     * the caller must keep (a load whose result is unused may be dropped by the compiler).
+     * Writer only: the writer's table is the one its inserts will use.
+     */
+    int touch(int hash) {
+        Table t = table;
+        int i = hash & (t.slots.length - 1);
+        return t.hashes[i] ^ (t.slots[i] == null ? 0 : 1);
     }
 
     /** Removes {@code chain} (by identity); false if it is not held. Writer only. */
@@ -124,7 +149,7 @@ final class ChainIndex {
                 SLOTS.setRelease(t.slots, i, REMOVED);
                 live--;
                 removed++;
-                size = live;
+                SIZE.setRelease(this, live); // not a volatile write: see VersionNode
                 return true;
             }
             if (c == null) {

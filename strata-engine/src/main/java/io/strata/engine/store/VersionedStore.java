@@ -79,6 +79,10 @@ public final class VersionedStore {
     /** The interval {@link #clearRange} replaces next when none can be extended. */
     private int absentVictim;
 
+    /** Keeps {@link #prefetch}'s loads from being optimised away; never read. */
+    @SuppressWarnings("unused")
+    private int prefetchSink;
+
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
     /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
     private volatile long pinned = Long.MAX_VALUE;
@@ -97,12 +101,20 @@ public final class VersionedStore {
 
     /** Sets {@code key} to {@code value} at {@code version}; writer only. */
     public void set(byte[] key, byte[] value, long version) {
+        set(key, ByteKeys.hash(key), value, version);
+    }
+
+    /**
+     * {@link #set(byte[], byte[], long)} with {@code hash} as {@link #prefetch} computed it
+     * for {@code key}; writer only.
+     */
+    public void set(byte[] key, int hash, byte[] value, long version) {
         for (int i = 0; i < absentCount; i++) {
             if (ByteKeys.compare(key, absentBegins[i]) >= 0 && ByteKeys.compare(key, absentEnds[i]) < 0) {
                 forgetAbsent(i--);
             }
         }
-        VersionChain chain = index.getOrCreate(key, version, value);
+        VersionChain chain = index.getOrCreate(key, hash, version, value);
         if (index.created) {
             // New: in the hash index first, then the sorted one, as before any write to it.
             sorted.insert(chain);
@@ -110,6 +122,25 @@ public final class VersionedStore {
         } else {
             dirty.add(chain, chain.write(version, value));
         }
+    }
+
+    /**
+     * Readies the writes of a batch: stores {@code ByteKeys.hash(keys[i])} in
+     * {@code hashes[i]} for {@code i < count}, then loads the hash-index slot where each key's
+     * probe begins. Each of those loads is a likely cache miss (the index is large and
+     * reached at random), and here they do not depend on one another, so the processor
+     * overlaps them; {@link #set(byte[], int, byte[], long)} then finds the slots in the
+     * cache instead of waiting for each in turn. Writer only.
+     */
+    public void prefetch(byte[][] keys, int[] hashes, int count) {
+        for (int i = 0; i < count; i++) {
+            hashes[i] = ByteKeys.hash(keys[i]);
+        }
+        int loaded = 0;
+        for (int i = 0; i < count; i++) {
+            loaded += index.touch(hashes[i]);
+        }
+        prefetchSink = loaded;
     }
 
     /** Clears {@code key} at {@code version}; writer only. */
