@@ -9,7 +9,8 @@ import java.lang.invoke.VarHandle;
  * chain alone.
  *
  * <p>The chain is itself the node of the key's first write: most keys are written once, and
- * then a key costs this one object besides its bytes and value. Once a newer node is pruned
+ * then a key costs this one object besides its bytes, and besides its value only when that is
+ * longer than {@link VersionNode#INLINE_MAX} bytes. Once a newer node is pruned
  * past it, that first node is out of every admitted reader's reach, and its value is dropped
  * so that an overwritten key does not keep its first value alive.
  *
@@ -43,14 +44,19 @@ final class VersionChain extends VersionNode {
     byte[] valueAt(long version) {
         for (VersionNode n = head; n != null; n = n.next) {
             if (n.version <= version) {
-                return n.value;
+                return n.value();
             }
         }
         return null;
     }
 
     byte[] latestValue() {
-        return head.value;
+        return head.value();
+    }
+
+    /** Whether the newest write is a tombstone (cheaper than {@code latestValue() == null}). */
+    boolean latestIsTombstone() {
+        return head.value == null;
     }
 
     /**

@@ -146,7 +146,7 @@ public final class VersionedStore {
     /** Clears {@code key} at {@code version}; writer only. */
     public void clear(byte[] key, long version) {
         VersionChain chain = index.get(key);
-        if (chain != null && chain.latestValue() != null) {
+        if (chain != null && !chain.latestIsTombstone()) {
             dirty.add(chain, chain.write(version, null));
         }
     }
@@ -166,7 +166,7 @@ public final class VersionedStore {
         if (ByteKeys.compare(walkFrom, end) < 0) {
             for (Iterator<VersionChain> it = sorted.ascending(walkFrom, end); it.hasNext(); ) {
                 VersionChain chain = it.next();
-                if (chain.latestValue() != null) {
+                if (!chain.latestIsTombstone()) {
                     dirty.add(chain, chain.write(version, null));
                 }
             }
