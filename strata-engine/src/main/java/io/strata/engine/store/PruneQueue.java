@@ -13,13 +13,18 @@ final class PruneQueue {
     private int head;
     private int count;
 
+    /**
+     * A key's first write is its chain itself ({@code node == chain}); that entry's node slot
+     * stays null, so that a new key leaves one reference here instead of two: every young
+     * collection visits each reference to a young object, and most writes are first writes.
+     */
     void add(VersionChain chain, VersionNode node) {
         if (count == chains.length) {
             grow();
         }
         int at = (head + count) & (chains.length - 1);
         chains[at] = chain;
-        nodes[at] = node;
+        nodes[at] = node == chain ? null : node;
         count++;
     }
 
@@ -29,7 +34,7 @@ final class PruneQueue {
 
     /** The version of the oldest entry's node; not empty. */
     long oldestVersion() {
-        return nodes[head].version;
+        return oldestNode().version;
     }
 
     VersionChain oldestChain() {
@@ -37,7 +42,8 @@ final class PruneQueue {
     }
 
     VersionNode oldestNode() {
-        return nodes[head];
+        VersionNode node = nodes[head];
+        return node != null ? node : chains[head];
     }
 
     /** Drops the oldest entry. */

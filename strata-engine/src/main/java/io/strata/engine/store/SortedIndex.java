@@ -101,15 +101,21 @@ final class SortedIndex {
     void insert(VersionChain chain) {
         byte[] key = chain.key;
         Leaf leaf = finger;
-        if (leaf == null || (fingerLow != null && Arrays.compareUnsigned(key, fingerLow) < 0)
-                || (fingerHigh != null && Arrays.compareUnsigned(key, fingerHigh) >= 0)) {
-            leaf = descend(key);
-            finger = leaf;
-            fingerLow = descentLow;
-            fingerHigh = descentHigh;
+        int pos;
+        if (leaf != null && leaf.size > 0 && Arrays.compareUnsigned(key, leaf.keys[leaf.size - 1]) > 0
+                && (fingerHigh == null || Arrays.compareUnsigned(key, fingerHigh) < 0)) {
+            pos = leaf.size; // the common append: past the last key, so past the low bound too
+        } else {
+            if (leaf == null || (fingerLow != null && Arrays.compareUnsigned(key, fingerLow) < 0)
+                    || (fingerHigh != null && Arrays.compareUnsigned(key, fingerHigh) >= 0)) {
+                leaf = descend(key);
+                finger = leaf;
+                fingerLow = descentLow;
+                fingerHigh = descentHigh;
+            }
+            int n = leaf.size;
+            pos = n > 0 && Arrays.compareUnsigned(key, leaf.keys[n - 1]) > 0 ? n : lowerBound(leaf.keys, n, key);
         }
-        int n = leaf.size;
-        int pos = n > 0 && Arrays.compareUnsigned(key, leaf.keys[n - 1]) > 0 ? n : lowerBound(leaf.keys, n, key);
         if (pos < leaf.size && Arrays.equals(leaf.keys[pos], key)) {
             throw new IllegalStateException("key already indexed");
         }

@@ -72,6 +72,33 @@ class SortedIndexTest {
         assertThat(keysOf(index.descending(new byte[0], all))).containsExactlyElementsOf(keysOf(model.descendingMap()));
     }
 
+    /**
+     * Several writers' runs of ascending keys, interleaved (a sequencer batch of interning
+     * clients): each run appends past the last key of the leaf the previous run left the
+     * finger on, and must go elsewhere whenever that is beyond the finger leaf's upper bound.
+     */
+    @Property(tries = 30)
+    void interleavedAscendingRunsLandInOrder(@ForAll @IntRange(min = 2, max = 6) int writers,
+                                             @ForAll @IntRange(min = 1, max = 300) int run) {
+        SortedIndex index = new SortedIndex();
+        TreeMap<byte[], VersionChain> model = new TreeMap<>(ByteKeys.COMPARATOR);
+        int[] next = new int[writers];
+        for (int round = 0; round < 4_000 / run; round++) {
+            int w = round % writers;
+            for (int i = 0; i < run; i++) {
+                byte[] k = ("w" + w + "/" + next[w]++).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                VersionChain c = chain(k);
+                index.insert(c);
+                model.put(k, c);
+            }
+        }
+        byte[] all = new byte[] {(byte) 0xFF};
+        assertThat(keysOf(index.ascending(new byte[0], all))).containsExactlyElementsOf(keysOf(model));
+        for (byte[] k : model.keySet()) {
+            assertThat(index.get(k)).isSameAs(model.get(k));
+        }
+    }
+
     @Test
     void appendedKeysFillLeavesAndEmptyingEverythingLeavesAnEmptyTree() {
         SortedIndex index = new SortedIndex();
