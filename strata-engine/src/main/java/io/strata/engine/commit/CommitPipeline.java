@@ -12,6 +12,7 @@ import io.strata.engine.watch.WatchRegistry;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -286,7 +287,7 @@ public final class CommitPipeline implements AutoCloseable {
                 for (Mutation m : req.mutations) {
                     if (m.type() == Mutation.SET_VALUE) {
                         if (n == setKeys.length) {
-                            setKeys = java.util.Arrays.copyOf(setKeys, n * 2);
+                            setKeys = Arrays.copyOf(setKeys, n * 2);
                             setHashes = new int[n * 2];
                         }
                         setKeys[n++] = m.key();
@@ -295,7 +296,7 @@ public final class CommitPipeline implements AutoCloseable {
             }
         }
         store.prefetch(setKeys, setHashes, n);
-        java.util.Arrays.fill(setKeys, 0, n, null); // the hashes are what apply needs
+        Arrays.fill(setKeys, 0, n, null); // the hashes are what apply needs
     }
 
     private boolean conflicts(CommitRequest req) {
