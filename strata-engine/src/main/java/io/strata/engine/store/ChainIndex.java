@@ -45,15 +45,7 @@ import java.util.Arrays;
  */
 final class ChainIndex {
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(VersionChain[].class);
-    private static final VarHandle SIZE;
-
-    static {
-        try {
-            SIZE = MethodHandles.lookup().findVarHandle(ChainIndex.class, "size", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle SIZE = Handles.field(MethodHandles.lookup(), ChainIndex.class, "size", int.class);
     /** Marks a slot whose chain was removed; never equal to a real chain. */
     private static final VersionChain REMOVED = new VersionChain(new byte[0], 0, 0, new byte[0]);
     private static final int MIN_CAPACITY = 1 << 10;

@@ -1,5 +1,6 @@
 package io.strata.engine.store;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -50,15 +51,8 @@ import java.util.NoSuchElementException;
 final class SortedIndex {
     static final int LEAF_CAPACITY = 64;
     static final int INNER_CAPACITY = 64;
-    private static final VarHandle STAMP;
-
-    static {
-        try {
-            STAMP = java.lang.invoke.MethodHandles.lookup().findVarHandle(Node.class, "stamp", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STAMP =
+            Handles.field(MethodHandles.lookup(), Node.class, "stamp", long.class);
 
     private abstract static class Node {
         /** Read as a volatile (acquire); written through {@link #STAMP} (see {@link #lock}). */

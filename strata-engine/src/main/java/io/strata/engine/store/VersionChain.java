@@ -23,15 +23,8 @@ final class VersionChain extends VersionNode {
     final int hash;
     /** Read as a volatile; written through {@link #HEAD} (see {@link VersionNode}). */
     private volatile VersionNode head;
-    private static final VarHandle HEAD;
-
-    static {
-        try {
-            HEAD = MethodHandles.lookup().findVarHandle(VersionChain.class, "head", VersionNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD =
+            Handles.field(MethodHandles.lookup(), VersionChain.class, "head", VersionNode.class);
 
     /** A chain whose first write set {@code key} to {@code value} (not null) at {@code version}. */
     VersionChain(byte[] key, int hash, long version, byte[] value) {

@@ -13,15 +13,7 @@ import java.lang.invoke.VarHandle;
  * hash-index slot, a B+tree leaf's even stamp), so its fields are set plainly before that.
  */
 class VersionNode {
-    static final VarHandle NEXT;
-
-    static {
-        try {
-            NEXT = MethodHandles.lookup().findVarHandle(VersionNode.class, "next", VersionNode.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final VarHandle NEXT = Handles.field(MethodHandles.lookup(), VersionNode.class, "next", VersionNode.class);
 
     /** Values of up to this many bytes are held in {@link #inline}, not in an array of their own. */
     static final int INLINE_MAX = Long.BYTES;
