@@ -30,7 +30,7 @@ import java.util.NoSuchElementException;
  * changes it (a seqlock, as in Leis et al.'s optimistic lock coupling):
  * <ul>
  *   <li>The writer makes a stamp odd, then (after a store-store fence) changes the node, then
- *       makes it even again with a volatile write, which publishes the changes. A split
+ *       makes it even again with a release write, which publishes the changes. A split
  *       makes odd, top-down, every node it will change before changing any, and a new root
  *       is published before the old root's stamp turns even. Fresh nodes are filled before a
  *       parent links them.</li>

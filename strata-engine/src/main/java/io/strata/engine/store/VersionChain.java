@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * past it, that first node is out of every admitted reader's reach, and its value is dropped
  * so that an overwritten key does not keep its first value alive.
  *
- * <p>One writer prepends with a volatile write; readers walk the published nodes without
+ * <p>One writer prepends with a release write; readers walk the published nodes without
  * locking. Pruning cuts a chain after a given node in O(1) (see {@link VersionedStore}).
  */
 final class VersionChain extends VersionNode {

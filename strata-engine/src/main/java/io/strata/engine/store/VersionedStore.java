@@ -22,7 +22,7 @@ import java.util.Map;
  * with a version greater than any visible one, and publishes the version (see
  * {@code CommitPipeline}) only after the whole batch is applied; readers never lock and
  * never see a half-applied batch because they ignore entries newer than their read
- * version. Chains are prepended with a volatile write, so a reader sees either the old
+ * version. Chains are prepended with a release write, so a reader sees either the old
  * head or the new one, both consistent. A new key's chain enters the hash index, then the
  * B+tree, before any later write to it; each index's own Javadoc argues why its readers
  * never miss a chain that was there when their version was published.
