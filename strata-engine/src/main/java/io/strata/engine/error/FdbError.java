@@ -36,6 +36,8 @@ public enum FdbError {
     KEY_TOO_LARGE(2102, "Key length exceeds limit"),
     VALUE_TOO_LARGE(2103, "Value length exceeds limit"),
     UNSUPPORTED_OPERATION(2108, "Operation is not supported"),
+    TOO_MANY_TAGS(2109, "Too many tags set on transaction"),
+    TAG_TOO_LONG(2110, "Tag set on transaction is too long"),
     TENANTS_DISABLED(2136, "Tenants have been disabled in the cluster"),
     EXACT_MODE_WITHOUT_LIMITS(2210, "EXACT streaming mode requires limits, but none were given");
 
