@@ -111,8 +111,17 @@ final class EngineTransaction extends TransactionOverloads {
 
     private long readVersion = -1;
     private CompletableFuture<Long> readVersionFuture;
+    /** The running commit-size estimate (see {@link CommitSize#worthComputing}): every write and conflict range. */
     private long mutationBytes;
     private long conflictBytes;
+    /**
+     * What {@code getApproximateSize} answers: RYW's {@code approximateSize}, which counts as
+     * {@code ReadYourWrites.actor.cpp} does call by call. It differs from the estimate above:
+     * {@code clear(key)} counts its mutation as a {@code KeyRangeRef}, and nothing at all with
+     * read-your-writes disabled; an empty {@code clear(begin, end)} counts; reads with
+     * read-your-writes disabled leave their conflict ranges to NativeAPI, uncounted.
+     */
+    private long approximateSize;
     /** Whether a read was issued; read_your_writes_disable is refused after one, as after a write. */
     private boolean readIssued;
     /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
@@ -617,22 +626,34 @@ final class EngineTransaction extends TransactionOverloads {
         } else {
             readConflicts.addKey(key);
             conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+            if (rywActive()) {
+                approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+            }
         }
     }
 
+    /**
+     * Records a read conflict range; RYW counts it in its approximate size only when it keeps it
+     * itself, that is with read-your-writes on (an explicit range with it off is counted by the caller).
+     */
     private void recordReadConflict(byte[] begin, byte[] end) {
         readConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        if (rywActive()) {
+            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        }
     }
 
     private void recordWriteConflict(byte[] begin, byte[] end) {
         writeConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
     private void recordWriteConflictKey(byte[] key) {
         writeConflicts.addKey(key);
         conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+        approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
     }
 
     @Override
@@ -735,6 +756,10 @@ final class EngineTransaction extends TransactionOverloads {
         }
         // As RYW's addReadConflictRange: the parts own writes already answer are left out.
         addReadConflictInternal(begin.clone(), end.clone());
+        if (!rywActive() && ByteKeys.compare(begin, end) < 0) {
+            // Reads with read-your-writes disabled are not counted, but this explicit range is.
+            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        }
     }
 
     @Override
@@ -814,10 +839,19 @@ final class EngineTransaction extends TransactionOverloads {
         byte[] end = ByteKeys.keyAfter(key);
         writesForUpdate().clear(key);
         clearedRanges = true;
+        long reported = approximateSize;
         addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
-        if (takeWriteConflictFlag()) {
+        boolean conflict = takeWriteConflictFlag();
+        if (conflict) {
             recordWriteConflict(key, end);
         }
+        // RYW clear(key) adds sizeof(KeyRangeRef), not sizeof(MutationRef), for the mutation of
+        // [key, key\x00); with read_your_writes_disable it hands the clear to NativeAPI first and
+        // adds nothing.
+        long range = 2L * key.length + 1;
+        approximateSize = reported + (rywActive()
+                ? CommitSize.RANGE_OVERHEAD + range + (conflict ? CommitSize.RANGE_OVERHEAD + range : 0)
+                : 0);
         watches.trigger(key, end, null, true);
     }
 
@@ -837,7 +871,10 @@ final class EngineTransaction extends TransactionOverloads {
             return;
         }
         if (ByteKeys.compare(begin, end) == 0) {
-            takeWriteConflictFlag();
+            // RYW clear(range) counts the range before finding it empty.
+            long range = begin.length + end.length;
+            approximateSize += range + CommitSize.MUTATION_OVERHEAD
+                    + (takeWriteConflictFlag() ? CommitSize.RANGE_OVERHEAD + range : 0);
             return;
         }
         begin = begin.clone();
@@ -897,6 +934,7 @@ final class EngineTransaction extends TransactionOverloads {
     private void addMutation(Mutation m) {
         mutations.add(m);
         mutationBytes += CommitSize.MUTATION_OVERHEAD + m.size();
+        approximateSize += CommitSize.MUTATION_OVERHEAD + m.size();
     }
 
     // ---------------------------------------------------------------- watches
@@ -1091,7 +1129,7 @@ final class EngineTransaction extends TransactionOverloads {
         if (deferred != null) {
             return CompletableFuture.failedFuture(deferred);
         }
-        return CompletableFuture.completedFuture(mutationBytes + conflictBytes);
+        return CompletableFuture.completedFuture(approximateSize);
     }
 
     // ---------------------------------------------------------------- retries
