@@ -1028,6 +1028,15 @@ final class EngineTransaction extends TransactionOverloads {
                 result.complete(null);
                 return;
             }
+            if (options.readOnly) {
+                // NativeAPI commitMutations: after the read-only shortcut, before the size check.
+                pending.remove(result);
+                state = State.FAILED;
+                FDBException readOnly = FdbError.TRANSACTION_READ_ONLY.exception();
+                failCommitFollowers(readOnly);
+                result.completeExceptionally(readOnly);
+                return;
+            }
             long estimate = mutationBytes + conflictBytes;
             if (CommitSize.worthComputing(estimate, options.sizeLimit, clearedRanges)
                     && CommitSize.of(mutations, readConflicts, writeConflicts) > options.sizeLimit) {

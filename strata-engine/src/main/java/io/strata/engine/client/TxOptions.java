@@ -38,7 +38,9 @@ final class TxOptions {
     static final int SIZE_LIMIT = 503;
     static final int SNAPSHOT_RYW_ENABLE = 600;
     static final int SNAPSHOT_RYW_DISABLE = 601;
+    static final int LOCK_AWARE = 700;
     static final int USED_DURING_COMMIT_PROTECTION_DISABLE = 701;
+    static final int READ_LOCK_AWARE = 702;
     static final int TAG = 800;
     static final int AUTO_THROTTLE_TAG = 801;
     static final int SPAN_PARENT = 900;
@@ -80,6 +82,14 @@ final class TxOptions {
     /** Set on every new transaction, as fdb-java does; not on a retry (see EngineTransaction.usedDuringCommit). */
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
+    /**
+     * NativeAPI's {@code lockAware} and {@code readOnly}: {@code read_lock_aware} without
+     * {@code lock_aware} makes the transaction read-only, so a commit with writes fails with
+     * {@code transaction_read_only}; {@code lock_aware} (before or after) lifts that. The engine
+     * has no database lock, so nothing else about them matters.
+     */
+    boolean lockAware;
+    boolean readOnly;
     /** {@code debug_transaction_identifier}: once set, only the same identifier may be set again. */
     byte[] debugTransactionIdentifier;
     /** The distinct tags of {@code tag} and {@code auto_throttle_tag}; null until the first. */
@@ -135,6 +145,16 @@ final class TxOptions {
             case SNAPSHOT_RYW_DISABLE -> snapshotRywEnabled--;
             case USED_DURING_COMMIT_PROTECTION_DISABLE -> usedDuringCommitProtectionDisabled = true;
             case BYPASS_UNREADABLE -> bypassUnreadable = true;
+            case LOCK_AWARE -> {
+                lockAware = true;
+                readOnly = false;
+            }
+            case READ_LOCK_AWARE -> {
+                if (!lockAware) {
+                    lockAware = true;
+                    readOnly = true;
+                }
+            }
             // Checked as NativeAPI's Transaction::setOption checks them, though they change no answer here.
             case TRANSACTION_LOGGING_ENABLE -> {
                 setDebugTransactionIdentifier(param);
@@ -156,11 +176,10 @@ final class TxOptions {
             // Accepted, no effect on a single-process engine: causal read risk (20, 21), port in
             // address (23), read-ahead (52), durability hints (110, 120, 130), priorities (200, 201),
             // initialize (300), raw access (303), storage quota (304), logging and tracing
-            // (401, 406), idempotency (505), caches and read priorities (507-511), lock awareness
-            // (700, 702), proxies (711), conflicting-key reports (712), special keys (713, 714),
+            // (401, 406), idempotency (505), caches and read priorities (507-511), proxies (711), conflicting-key reports (712), special keys (713, 714),
             // clear cost (1000), GRV cache (1101), tokens (2000).
             case 20, 21, 23, 52, 110, 120, 130, 200, 201, 300, 303, 304, 401, 406,
-                 505, 507, 508, 509, 510, 511, 700, 702, 711, 712, 713, 714, 1000, 1101, 2000 -> {
+                 505, 507, 508, 509, 510, 511, 711, 712, 713, 714, 1000, 1101, 2000 -> {
             }
             default -> throw FdbError.INVALID_OPTION.exception("unknown transaction option " + code);
         }
