@@ -159,6 +159,15 @@ final class EngineTransaction extends TransactionOverloads {
                     // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
                 }
+                if (code == TxOptions.INITIALIZE_NEW_DATABASE) {
+                    // NativeAPI Transaction::setOption: refused once there is a read version,
+                    // else the read version becomes 0, which every read then refuses.
+                    if (readVersionFuture != null) {
+                        throw FdbError.READ_VERSION_ALREADY_SET.exception();
+                    }
+                    readVersion = 0;
+                    readVersionFuture = CompletableFuture.completedFuture(0L);
+                }
                 if (options.set(code, param)) {
                     armTimeout();
                 }
@@ -436,6 +445,11 @@ final class EngineTransaction extends TransactionOverloads {
 
     /** Before a read at {@code version}: neither older than the MVCC window nor newer than what is published. */
     private void checkReadVersion(long version) {
+        if (version == 0) {
+            // DatabaseContext::validateVersion: only initialize_new_database gives version 0,
+            // and no read may use it.
+            throw FdbError.CLIENT_INVALID_OPERATION.exception("cannot read at version 0 (initialize_new_database)");
+        }
         long now = engine.clock().currentVersion();
         if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
             throw FdbError.TRANSACTION_TOO_OLD.exception();

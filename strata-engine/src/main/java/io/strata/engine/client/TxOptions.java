@@ -26,6 +26,7 @@ final class TxOptions {
     static final int CAUSAL_WRITE_RISKY = 10;
     static final int NEXT_WRITE_NO_WRITE_CONFLICT_RANGE = 30;
     static final int READ_YOUR_WRITES_DISABLE = 51;
+    static final int INITIALIZE_NEW_DATABASE = 300;
     static final int ACCESS_SYSTEM_KEYS = 301;
     static final int READ_SYSTEM_KEYS = 302;
     static final int TRANSACTION_LOGGING_ENABLE = 402;
@@ -145,6 +146,8 @@ final class TxOptions {
             case SNAPSHOT_RYW_DISABLE -> snapshotRywEnabled--;
             case USED_DURING_COMMIT_PROTECTION_DISABLE -> usedDuringCommitProtectionDisabled = true;
             case BYPASS_UNREADABLE -> bypassUnreadable = true;
+            // The read version part is the transaction's (EngineTransaction.options()).
+            case INITIALIZE_NEW_DATABASE -> causalWriteRisky = true;
             case LOCK_AWARE -> {
                 lockAware = true;
                 readOnly = false;
@@ -175,10 +178,10 @@ final class TxOptions {
             }
             // Accepted, no effect on a single-process engine: causal read risk (20, 21), port in
             // address (23), read-ahead (52), durability hints (110, 120, 130), priorities (200, 201),
-            // initialize (300), raw access (303), storage quota (304), logging and tracing
+            // raw access (303), storage quota (304), logging and tracing
             // (401, 406), idempotency (505), caches and read priorities (507-511), proxies (711), conflicting-key reports (712), special keys (713, 714),
             // clear cost (1000), GRV cache (1101), tokens (2000).
-            case 20, 21, 23, 52, 110, 120, 130, 200, 201, 300, 303, 304, 401, 406,
+            case 20, 21, 23, 52, 110, 120, 130, 200, 201, 303, 304, 401, 406,
                  505, 507, 508, 509, 510, 511, 711, 712, 713, 714, 1000, 1101, 2000 -> {
             }
             default -> throw FdbError.INVALID_OPTION.exception("unknown transaction option " + code);
