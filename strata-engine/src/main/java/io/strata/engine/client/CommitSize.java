@@ -26,9 +26,10 @@ import java.util.TreeMap;
  * count once, while many small writes weigh more than their bytes.
  *
  * <h2>When it is computed</h2>
- * Only when it can matter ({@link #worthComputing}): the transaction's running estimate
- * ({@code getApproximateSize}, which like RYW's {@code approximateSize} adds every call without
- * coalescing) is never smaller, since coalescing only removes — except that a key written inside
+ * Only when it can matter ({@link #worthComputing}): the transaction's running estimate (which,
+ * like RYW's {@code approximateSize} behind {@code getApproximateSize}, adds every call without
+ * coalescing, but unlike it counts every mutation and conflict range the commit will carry) is
+ * never smaller, since coalescing only removes — except that a key written inside
  * a cleared range splits the clear in two, which costs less than twice that write's own
  * estimate, so the exact size stays under three times the estimate.
  *

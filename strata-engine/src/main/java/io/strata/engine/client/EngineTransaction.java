@@ -111,8 +111,17 @@ final class EngineTransaction extends TransactionOverloads {
 
     private long readVersion = -1;
     private CompletableFuture<Long> readVersionFuture;
+    /** The running commit-size estimate (see {@link CommitSize#worthComputing}): every write and conflict range. */
     private long mutationBytes;
     private long conflictBytes;
+    /**
+     * What {@code getApproximateSize} answers: RYW's {@code approximateSize}, which counts as
+     * {@code ReadYourWrites.actor.cpp} does call by call. It differs from the estimate above:
+     * {@code clear(key)} counts its mutation as a {@code KeyRangeRef}, and nothing at all with
+     * read-your-writes disabled; an empty {@code clear(begin, end)} counts; reads with
+     * read-your-writes disabled leave their conflict ranges to NativeAPI, uncounted.
+     */
+    private long approximateSize;
     /** Whether a read was issued; read_your_writes_disable is refused after one, as after a write. */
     private boolean readIssued;
     /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
@@ -149,6 +158,15 @@ final class EngineTransaction extends TransactionOverloads {
                 if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
                     // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
+                }
+                if (code == TxOptions.INITIALIZE_NEW_DATABASE) {
+                    // NativeAPI Transaction::setOption: refused once there is a read version,
+                    // else the read version becomes 0, which every read then refuses.
+                    if (readVersionFuture != null) {
+                        throw FdbError.READ_VERSION_ALREADY_SET.exception();
+                    }
+                    readVersion = 0;
+                    readVersionFuture = CompletableFuture.completedFuture(0L);
                 }
                 if (options.set(code, param)) {
                     armTimeout();
@@ -427,6 +445,11 @@ final class EngineTransaction extends TransactionOverloads {
 
     /** Before a read at {@code version}: neither older than the MVCC window nor newer than what is published. */
     private void checkReadVersion(long version) {
+        if (version == 0) {
+            // DatabaseContext::validateVersion: only initialize_new_database gives version 0,
+            // and no read may use it.
+            throw FdbError.CLIENT_INVALID_OPERATION.exception("cannot read at version 0 (initialize_new_database)");
+        }
         long now = engine.clock().currentVersion();
         if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
             throw FdbError.TRANSACTION_TOO_OLD.exception();
@@ -617,22 +640,34 @@ final class EngineTransaction extends TransactionOverloads {
         } else {
             readConflicts.addKey(key);
             conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+            if (rywActive()) {
+                approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+            }
         }
     }
 
+    /**
+     * Records a read conflict range; RYW counts it in its approximate size only when it keeps it
+     * itself, that is with read-your-writes on (an explicit range with it off is counted by the caller).
+     */
     private void recordReadConflict(byte[] begin, byte[] end) {
         readConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        if (rywActive()) {
+            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        }
     }
 
     private void recordWriteConflict(byte[] begin, byte[] end) {
         writeConflicts.add(begin, end);
         conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
     private void recordWriteConflictKey(byte[] key) {
         writeConflicts.addKey(key);
         conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+        approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
     }
 
     @Override
@@ -735,6 +770,10 @@ final class EngineTransaction extends TransactionOverloads {
         }
         // As RYW's addReadConflictRange: the parts own writes already answer are left out.
         addReadConflictInternal(begin.clone(), end.clone());
+        if (!rywActive() && ByteKeys.compare(begin, end) < 0) {
+            // Reads with read-your-writes disabled are not counted, but this explicit range is.
+            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        }
     }
 
     @Override
@@ -814,10 +853,19 @@ final class EngineTransaction extends TransactionOverloads {
         byte[] end = ByteKeys.keyAfter(key);
         writesForUpdate().clear(key);
         clearedRanges = true;
+        long reported = approximateSize;
         addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
-        if (takeWriteConflictFlag()) {
+        boolean conflict = takeWriteConflictFlag();
+        if (conflict) {
             recordWriteConflict(key, end);
         }
+        // RYW clear(key) adds sizeof(KeyRangeRef), not sizeof(MutationRef), for the mutation of
+        // [key, key\x00); with read_your_writes_disable it hands the clear to NativeAPI first and
+        // adds nothing.
+        long range = 2L * key.length + 1;
+        approximateSize = reported + (rywActive()
+                ? CommitSize.RANGE_OVERHEAD + range + (conflict ? CommitSize.RANGE_OVERHEAD + range : 0)
+                : 0);
         watches.trigger(key, end, null, true);
     }
 
@@ -837,7 +885,10 @@ final class EngineTransaction extends TransactionOverloads {
             return;
         }
         if (ByteKeys.compare(begin, end) == 0) {
-            takeWriteConflictFlag();
+            // RYW clear(range) counts the range before finding it empty.
+            long range = begin.length + end.length;
+            approximateSize += range + CommitSize.MUTATION_OVERHEAD
+                    + (takeWriteConflictFlag() ? CommitSize.RANGE_OVERHEAD + range : 0);
             return;
         }
         begin = begin.clone();
@@ -897,6 +948,7 @@ final class EngineTransaction extends TransactionOverloads {
     private void addMutation(Mutation m) {
         mutations.add(m);
         mutationBytes += CommitSize.MUTATION_OVERHEAD + m.size();
+        approximateSize += CommitSize.MUTATION_OVERHEAD + m.size();
     }
 
     // ---------------------------------------------------------------- watches
@@ -988,6 +1040,15 @@ final class EngineTransaction extends TransactionOverloads {
                     timeoutTask.cancel(false);
                 }
                 result.complete(null);
+                return;
+            }
+            if (options.readOnly) {
+                // NativeAPI commitMutations: after the read-only shortcut, before the size check.
+                pending.remove(result);
+                state = State.FAILED;
+                FDBException readOnly = FdbError.TRANSACTION_READ_ONLY.exception();
+                failCommitFollowers(readOnly);
+                result.completeExceptionally(readOnly);
                 return;
             }
             long estimate = mutationBytes + conflictBytes;
@@ -1091,7 +1152,7 @@ final class EngineTransaction extends TransactionOverloads {
         if (deferred != null) {
             return CompletableFuture.failedFuture(deferred);
         }
-        return CompletableFuture.completedFuture(mutationBytes + conflictBytes);
+        return CompletableFuture.completedFuture(approximateSize);
     }
 
     // ---------------------------------------------------------------- retries

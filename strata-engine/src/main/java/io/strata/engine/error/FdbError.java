@@ -32,10 +32,13 @@ public enum FdbError {
     INVALID_MUTATION_TYPE(2018, "Unrecognized atomic mutation type"),
     TRANSACTION_INVALID_VERSION(2020, "Transaction does not have a valid commit version"),
     NO_COMMIT_VERSION(2021, "Transaction is read-only and therefore does not have a commit version"),
+    TRANSACTION_READ_ONLY(2023, "Attempted to commit a transaction specified as read-only"),
     TRANSACTION_TOO_LARGE(2101, "Transaction exceeds byte limit"),
     KEY_TOO_LARGE(2102, "Key length exceeds limit"),
     VALUE_TOO_LARGE(2103, "Value length exceeds limit"),
     UNSUPPORTED_OPERATION(2108, "Operation is not supported"),
+    TOO_MANY_TAGS(2109, "Too many tags set on transaction"),
+    TAG_TOO_LONG(2110, "Tag set on transaction is too long"),
     TENANTS_DISABLED(2136, "Tenants have been disabled in the cluster"),
     EXACT_MODE_WITHOUT_LIMITS(2210, "EXACT streaming mode requires limits, but none were given");
 

@@ -78,4 +78,33 @@ class UnreadableRangeTest {
         assertThat(errorCode(tr.getKey(KeySelector.lastLessThan(b("z"))))).isEqualTo(1036);
         assertThat(errorCode(tr.getKey(KeySelector.firstGreaterOrEqual(b("a")).add(2)))).isEqualTo(1036);
     }
+    /**
+     * With snapshot read-your-writes off, snapshot reads go through RYW's {@code SnapshotCache}
+     * iterator, whose {@code is_unreadable()} is always false ({@code fdbclient/SnapshotCache.h}):
+     * they read the database as if the versionstamped write were not there. Serializable reads
+     * still fail.
+     */
+    @Test
+    void snapshotReadsWithSnapshotRywDisabledIgnoreThePossibleKeys() {
+        tr.options().setSnapshotRywDisable();
+        assertThat(keys(tr.snapshot().getRange(b("a"), b("zz")).asList().join())).containsExactly("a", "c", "z");
+        assertThat(s(tr.snapshot().getKey(KeySelector.firstGreaterThan(b("c"))).join())).isEqualTo("z");
+        assertThat(errorCode(tr.getRange(b("a"), b("zz")).asList())).isEqualTo(1036);
+    }
+
+    /**
+     * With read-your-writes disabled, RYW {@code atomicOp} adds no unreadable range for a
+     * versionstamped key ({@code ReadYourWrites.actor.cpp}), and reads go to the database.
+     */
+    @Test
+    void withReadYourWritesDisabledThePossibleKeysAreReadable() {
+        Transaction off = db.createTransaction();
+        off.options().setReadYourWritesDisable();
+        byte[] key = Arrays.copyOf(b("vs"), 16);
+        key[12] = 2;
+        off.mutate(MutationType.SET_VERSIONSTAMPED_KEY, key, b("v"));
+        assertThat(keys(off.getRange(b("a"), b("zz")).asList().join())).containsExactly("a", "c", "z");
+        assertThat(s(off.getKey(KeySelector.firstGreaterThan(b("c"))).join())).isEqualTo("z");
+        off.close();
+    }
 }
