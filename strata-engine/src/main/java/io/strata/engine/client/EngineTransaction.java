@@ -155,6 +155,8 @@ final class EngineTransaction extends TransactionOverloads {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
+                // FoundationDB checks a value-less option's value first (before the checks below).
+                TxOptions.validateValueNotPresent(code, param);
                 if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
                     // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
