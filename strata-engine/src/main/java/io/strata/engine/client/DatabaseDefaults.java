@@ -22,6 +22,12 @@ final class DatabaseDefaults {
     }
 
     void set(int code, byte[] param) {
+        // DatabaseContext::setOption (NativeAPI) calls validateOptionValueNotPresent for
+        // snapshot_ryw_enable (26), snapshot_ryw_disable (27) and use_config_database (800) only;
+        // the transaction_* defaults are stored as given, unchecked at this point.
+        if (param != null && (code == 26 || code == 27 || code == 800)) {
+            throw FdbError.INVALID_OPTION_VALUE.exception("database option " + code + " takes no value");
+        }
         switch (code) {
             case 20 -> watches.setMaxWatches((int) TxOptions.longParam(param, 0, 1_000_000));
             case 26 -> snapshotRywEnabled++;

@@ -155,6 +155,8 @@ final class EngineTransaction extends TransactionOverloads {
         return new TransactionOptions((code, param) -> {
             synchronized (this) {
                 checkOpen();
+                // FoundationDB checks a value-less option's value first (before the checks below).
+                TxOptions.validateValueNotPresent(code, param);
                 if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
                     // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
@@ -718,8 +720,13 @@ final class EngineTransaction extends TransactionOverloads {
         if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
             return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
         }
-        if (chunkSize <= 0) {
-            return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must be positive"));
+        // Neither RYW, NativeAPI nor the storage server checks the chunk size. 0 is answered as
+        // StorageServerMetrics::getSplitPoints answers it (every sampled key after begin).
+        // A negative size sends that function's loop back and forth between the first sampled
+        // keys without end once two of them lie at or before the range's end: no answer to
+        // copy, so the engine refuses it (docs/engine.md, known differences).
+        if (chunkSize < 0) {
+            return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must not be negative"));
         }
         byte[] b = begin.clone();
         byte[] e = end.clone();

@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Transaction options by FoundationDB code (see {@code fdbclient/vexillographer/fdb.options}).
@@ -46,6 +47,31 @@ final class TxOptions {
     static final int AUTO_THROTTLE_TAG = 801;
     static final int SPAN_PARENT = 900;
     static final int BYPASS_UNREADABLE = 1100;
+
+    /**
+     * The options whose FoundationDB handler calls {@code validateOptionValueNotPresent}: a
+     * value given with one of them is {@code invalid_option_value} (2006). From
+     * {@code ReadYourWritesTransaction::setOptionImpl} (30, 51, 52, 301, 302, 600, 601, 701,
+     * 713, 714, 1100) and NativeAPI's {@code Transaction::setOption}, which RYW calls next
+     * (10, 20, 23, 200, 201, 300, 301, 302, 303, 404, 406, 505, 700, 702, 711, 712, 1000, 1101).
+     * The other value-less options (causal_read_disable 21, the durability hints 110-130,
+     * bypass_storage_quota 304, the read cache and priority options 507-511) are not checked
+     * there, so they take a value and ignore it.
+     */
+    private static final Set<Integer> VALUE_NOT_ALLOWED = Set.of(
+            10, 20, 23, 30, 51, 52, 200, 201, 300, 301, 302, 303, 404, 406, 505,
+            600, 601, 700, 701, 702, 711, 712, 713, 714, 1000, 1100, 1101);
+
+    /**
+     * {@code validateOptionValueNotPresent}: refuses a value for an option that takes none.
+     * Checked before anything else the option does, as FoundationDB's handlers do
+     * ({@code EngineTransaction.options()} calls it first).
+     */
+    static void validateValueNotPresent(int code, byte[] param) {
+        if (param != null && VALUE_NOT_ALLOWED.contains(code)) {
+            throw FdbError.INVALID_OPTION_VALUE.exception("transaction option " + code + " takes no value");
+        }
+    }
 
     /** FoundationDB's {@code MAX_TRANSACTION_TAG_LENGTH} and {@code MAX_TAGS_PER_TRANSACTION} client knobs. */
     static final int MAX_TAG_LENGTH = 16;

@@ -259,7 +259,10 @@ public final class VersionedStore {
     /**
      * Keys that cut {@code [begin, end)} into pieces of about {@code chunkSize} bytes of keys
      * and values at {@code version}: {@code begin}, then each key where a piece reaches the
-     * size, then {@code end} — the shape of FoundationDB's {@code getRangeSplitPoints}.
+     * size, then {@code end} — the shape of FoundationDB's {@code getRangeSplitPoints}. A
+     * {@code chunkSize} of 0 makes every present key after {@code begin} a split point, as
+     * {@code StorageServerMetrics::getSplitPoints} makes every sampled key after the range's
+     * begin one; {@code begin} itself is never repeated.
      */
     public java.util.List<byte[]> splitPoints(byte[] begin, byte[] end, long chunkSize, long version) {
         java.util.List<byte[]> points = new java.util.ArrayList<>();
@@ -268,7 +271,7 @@ public final class VersionedStore {
         Iterator<Map.Entry<byte[], byte[]>> it = range(begin, end, version, false);
         while (it.hasNext()) {
             Map.Entry<byte[], byte[]> e = it.next();
-            if (accumulated >= chunkSize) {
+            if (accumulated >= chunkSize && !java.util.Arrays.equals(e.getKey(), begin)) {
                 points.add(e.getKey());
                 accumulated = 0;
             }

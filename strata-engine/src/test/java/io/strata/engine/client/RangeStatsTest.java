@@ -113,6 +113,34 @@ class RangeStatsTest {
         assertThat(points(tr.snapshot().getRangeSplitPoints(b("a"), b("b"), 10).join())).containsExactly("a", "b");
     }
 
+    /**
+     * Neither RYW's nor NativeAPI's {@code getRangeSplitPoints} checks the chunk size, nor does
+     * the storage server: with 0, {@code StorageServerMetrics::getSplitPoints}
+     * ({@code fdbserver/StorageMetrics.actor.cpp}) takes {@code index(sumTo(lower_bound(begin)))},
+     * skips it when it is the range's begin, and so returns every sampled key after begin. The
+     * engine's sample is every key.
+     */
+    @Test
+    void splitPointsOfChunkSizeZeroAreEveryKeyAfterBegin() {
+        assertThat(points(tr.getRangeSplitPoints(b("k"), b("l"), 0).join())).containsExactly(
+                "k", "k00", "k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08", "k09", "l");
+        // A begin that is a present key is not repeated; the end is not a split point twice.
+        assertThat(points(tr.getRangeSplitPoints(b("k03"), b("k06"), 0).join()))
+                .containsExactly("k03", "k04", "k05", "k06");
+        assertThat(points(tr.getRangeSplitPoints(b("a"), b("b"), 0).join())).containsExactly("a", "b");
+    }
+
+    /**
+     * A negative chunk size has no FoundationDB answer to copy: {@code index()} of a negative
+     * metric is the first sampled key, so {@code getSplitPoints} goes back and forth between
+     * the first two sampled keys without end. The engine refuses it (docs/engine.md).
+     */
+    @Test
+    void splitPointsRefuseANegativeChunkSize() {
+        assertThat(errorCode(tr.getRangeSplitPoints(b("k"), b("l"), -1))).isEqualTo(2006);
+        assertThat(errorCode(tr.getRangeSplitPoints(b("k"), b("l"), Long.MIN_VALUE))).isEqualTo(2006);
+    }
+
     @Test
     void splitPointsRefuseInvertedAndSystemRanges() {
         assertThat(errorCode(tr.getRangeSplitPoints(b("l"), b("k"), 100))).isEqualTo(2005);
