@@ -1051,21 +1051,13 @@ final class EngineTransaction extends TransactionOverloads {
             }
             if (options.readOnly) {
                 // NativeAPI commitMutations: after the read-only shortcut, before the size check.
-                pending.remove(result);
-                state = State.FAILED;
-                FDBException readOnly = FdbError.TRANSACTION_READ_ONLY.exception();
-                failCommitFollowers(readOnly);
-                result.completeExceptionally(readOnly);
+                refuseCommit(result, FdbError.TRANSACTION_READ_ONLY.exception());
                 return;
             }
             long estimate = mutationBytes + conflictBytes;
             if (CommitSize.worthComputing(estimate, options.sizeLimit, clearedRanges)
                     && CommitSize.of(mutations, readConflicts, writeConflicts) > options.sizeLimit) {
-                pending.remove(result);
-                state = State.FAILED;
-                FDBException tooLarge = FdbError.TRANSACTION_TOO_LARGE.exception();
-                failCommitFollowers(tooLarge);
-                result.completeExceptionally(tooLarge);
+                refuseCommit(result, FdbError.TRANSACTION_TOO_LARGE.exception());
                 return;
             }
             long rv = readVersion;
@@ -1115,6 +1107,14 @@ final class EngineTransaction extends TransactionOverloads {
             }
             result.completeExceptionally(e);
         }
+    }
+
+    /** Fails a commit before it reaches the sequencer: the transaction, its watches and its versionstamp. */
+    private void refuseCommit(CompletableFuture<Void> result, FDBException e) {
+        pending.remove(result);
+        state = State.FAILED;
+        failCommitFollowers(e);
+        result.completeExceptionally(e);
     }
 
     /**
