@@ -2,9 +2,11 @@ package io.strata.engine.store;
 
 /**
  * The store's writes in version order, oldest first, for pruning: each is a chain and the
- * node the write created. Two parallel ring arrays rather than a queue of records, so a
- * write costs no object of its own — the writes of the last five seconds are millions of
- * entries, and every one the garbage collector would otherwise copy. Writer-owned.
+ * node the write created. A key's first write is not here: nothing is older than it, so
+ * pruning has nothing to cut behind it, and most writes are first writes. Two parallel ring
+ * arrays rather than a queue of records, so a write costs no object of its own — the writes
+ * of the last five seconds are millions of entries, and every one the garbage collector
+ * would otherwise copy. Writer-owned.
  */
 final class PruneQueue {
     private VersionChain[] chains = new VersionChain[1024];
@@ -13,18 +15,14 @@ final class PruneQueue {
     private int head;
     private int count;
 
-    /**
-     * A key's first write is its chain itself ({@code node == chain}); that entry's node slot
-     * stays null, so that a new key leaves one reference here instead of two: every young
-     * collection visits each reference to a young object, and most writes are first writes.
-     */
+    /** Records that {@code node}, a write to {@code chain} newer than its first, must be pruned in its turn. */
     void add(VersionChain chain, VersionNode node) {
         if (count == chains.length) {
             grow();
         }
         int at = (head + count) & (chains.length - 1);
         chains[at] = chain;
-        nodes[at] = node == chain ? null : node;
+        nodes[at] = node;
         count++;
     }
 
@@ -42,8 +40,7 @@ final class PruneQueue {
     }
 
     VersionNode oldestNode() {
-        VersionNode node = nodes[head];
-        return node != null ? node : chains[head];
+        return nodes[head];
     }
 
     /** Drops the oldest entry. */

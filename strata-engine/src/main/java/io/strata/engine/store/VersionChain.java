@@ -83,13 +83,12 @@ final class VersionChain extends VersionNode {
      * @return true when the chain is now only an old tombstone, so the key can be removed
      */
     boolean pruneAfter(VersionNode n) {
+        assert n != this : "a key's first write has no pruning entry";
         if (n.replaced) {
             return false;
         }
         NEXT.setOpaque(n, null); // a reader may still pass it until it sees the cut: both are right
-        if (n != this) {
-            value = null; // the first write is behind n now: out of every admitted reader's reach
-        }
+        value = null; // n is a later write (first writes have no entry): the first is out of reach
         return head == n && n.value == null;
     }
 }

@@ -28,8 +28,8 @@ import java.util.Map;
  * never miss a chain that was there when their version was published.
  *
  * <h2>Pruning</h2>
- * Every write records its chain (which knows its key) and the node it created in a FIFO
- * owned by the writer ({@link PruneQueue}), in version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
+ * Every write but a key's first records its chain (which knows its key) and the node it
+ * created in a FIFO owned by the writer ({@link PruneQueue}), in version order. {@link #pruneBefore} takes the entries below the window's floor; for each,
  * no admitted reader can walk past that node any more, so the chain is cut right after it —
  * O(1), no walk — and a chain left with only an old tombstone is removed from the indexes. Cost
  * is proportional to the writes that left the window, never to the data size or to how
@@ -117,8 +117,9 @@ public final class VersionedStore {
         VersionChain chain = index.getOrCreate(key, hash, version, value);
         if (index.created) {
             // New: in the hash index first, then the sorted one, as before any write to it.
+            // Its first write has nothing older to prune and is not a tombstone, so it needs
+            // no pruning entry: the chain leaves the window by its later writes' entries.
             sorted.insert(chain);
-            dirty.add(chain, chain);
         } else {
             dirty.add(chain, chain.write(version, value));
         }

@@ -25,7 +25,6 @@ class VersionChainTest {
         VersionChain c = chain(10, A);
         VersionNode second = c.write(20, B);
         assertThat(c.valueAt(15)).isEqualTo(A);
-        assertThat(c.pruneAfter(c)).isFalse(); // the first version leaves the window: nothing behind it
         assertThat(c.value()).isEqualTo(A);
         assertThat(c.pruneAfter(second)).isFalse();
         assertThat(c.value()).as("the first value, out of every admitted reader's reach").isNull();
@@ -39,9 +38,8 @@ class VersionChainTest {
         VersionNode replacement = c.write(10, B);
         assertThat(c.valueAt(10)).isEqualTo(B);
         assertThat(c.value()).isNull();
-        assertThat(c.pruneAfter(c)).as("a replaced node's pruning entry cuts nothing").isFalse();
-        assertThat(c.valueAt(10)).isEqualTo(B);
         assertThat(c.pruneAfter(replacement)).isFalse();
+        assertThat(c.valueAt(10)).isEqualTo(B);
     }
 
     @Test
@@ -85,7 +83,6 @@ class VersionChainTest {
     void aChainLeftWithAnOldTombstoneCanGo() {
         VersionChain c = chain(10, A);
         VersionNode cleared = c.write(20, null);
-        assertThat(c.pruneAfter(c)).isFalse();
         assertThat(c.pruneAfter(cleared)).isTrue();
         assertThat(c.valueAt(25)).isNull();
     }

@@ -130,6 +130,26 @@ class VersionedStoreTest {
     }
 
     @Test
+    void keysWrittenOnceOutliveEveryPruningAndGoOnlyOnceCleared() {
+        VersionedStore s = new VersionedStore();
+        s.set(k("a"), k("1"), 10);
+        s.set(k("b"), k("1"), 10);
+        s.set(k("b"), k("2"), 10); // replaces the first write of a new key in the same batch
+        s.set(k("c"), k("x"), 30);
+        s.pruneBefore(20);
+        s.pruneBefore(40);
+        assertThat(s.get(k("a"), 40)).isEqualTo(k("1"));
+        assertThat(s.get(k("b"), 40)).isEqualTo(k("2"));
+        assertThat(s.get(k("c"), 40)).isEqualTo(k("x"));
+        assertThat(s.keyCount()).isEqualTo(3);
+        s.clear(k("b"), 50);
+        s.pruneBefore(60);
+        assertThat(s.get(k("b"), 60)).isNull();
+        assertThat(s.get(k("a"), 60)).isEqualTo(k("1"));
+        assertThat(s.keyCount()).isEqualTo(2);
+    }
+
+    @Test
     void aKeyClearedBeforeTheFloorDisappearsButOneClearedAfterItStays() {
         VersionedStore s = new VersionedStore();
         s.set(k("a"), k("1"), 10);
