@@ -5,6 +5,7 @@ import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.Strata;
+import io.strata.bench.run.ClientPriority;
 import io.strata.bench.run.ClosedLoop;
 import io.strata.engine.fault.LatencyModel;
 import io.strata.layers.interning.StringInterner;
@@ -57,9 +58,11 @@ final class InterningRunner {
      * @param latency     added latency of the engine ({@code LatencyModel.none()} for full speed)
      * @param latencyName its name: {@code none} adds nothing to the allocator column, others
      *                    add {@code @name}
+     * @param priority    of the client threads of both phases
      */
     static InterningResult run(String name, InternerRegistry.Factory factory, int cacheCapacity, int batch,
-                               int concurrency, LatencyModel latency, String latencyName, Duration warmup, Duration measure) {
+                               int concurrency, LatencyModel latency, String latencyName, Duration warmup, Duration measure,
+                               ClientPriority priority) {
         try (Database db = Strata.builder().latency(latency).inMemory()) {
             StringInterner interner = factory.create(new Subspace(Tuple.from("intern")), cacheCapacity);
             int keepPerClient = Math.max(1, KNOWN_CAP / concurrency);
@@ -67,7 +70,7 @@ final class InterningRunner {
             for (int i = 0; i < concurrency; i++) {
                 interning.add(new Interning(db, interner, batch, i, keepPerClient));
             }
-            ClosedLoop.Result in = ClosedLoop.run(interning, warmup, measure, "bench-interning-client");
+            ClosedLoop.Result in = ClosedLoop.run(interning, warmup, measure, "bench-interning-client", priority);
             report(name, "intern", in);
             List<byte[]> known = new ArrayList<>();
             List<Long> knownIds = new ArrayList<>();
@@ -94,7 +97,7 @@ final class InterningRunner {
                 // The strings just interned sit in the young generation; the collection that
                 // moves them out is the intern phase's cost, not the lookups'.
                 System.gc();
-                ClosedLoop.Result look = ClosedLoop.run(lookup, warmup, measure, "bench-lookup-client");
+                ClosedLoop.Result look = ClosedLoop.run(lookup, warmup, measure, "bench-lookup-client", priority);
                 report(name, "lookup", look);
                 errors += look.errors();
                 suspect += look.errors();

@@ -3,6 +3,7 @@ package io.strata.bench.interning;
 import io.strata.bench.report.ChartLines;
 import io.strata.bench.report.CsvLog;
 import io.strata.bench.report.SvgLineChart;
+import io.strata.bench.run.ClientPriority;
 import io.strata.engine.fault.LatencyModel;
 
 import java.io.IOException;
@@ -76,15 +77,22 @@ public final class InterningScenario {
     private final List<String> latencies;
     private final Duration warmup;
     private final Duration measure;
+    private final ClientPriority priority;
+    private final Duration jitWarmup;
 
     /**
      * @param latencies engine latency settings, run one after the other: {@code none} (full
      *                  speed) and {@code cluster} ({@code LatencyModel.cluster()}: 1 ms read
      *                  version, 1 ms per read, 4 ms commit, where a hot counter shows its cost)
+     * @param priority  of the client threads (see {@link ClientPriority})
+     * @param jitWarmup how long to run the first cell's setting, unreported and on an engine of
+     *                  its own, before the first cell: otherwise the first cell is measured while
+     *                  the JIT compiler is still compiling the paths every cell runs (on 2 cores
+     *                  that cost the first cell up to half its rate); zero for none
      */
     public InterningScenario(InternerRegistry registry, List<String> allocators, List<Integer> batches,
                              List<Integer> concurrency, int cacheCapacity, List<String> latencies, Duration warmup,
-                             Duration measure) {
+                             Duration measure, ClientPriority priority, Duration jitWarmup) {
         for (String a : allocators) {
             registry.get(a); // fails now, not after many cells
         }
@@ -99,19 +107,27 @@ public final class InterningScenario {
         this.cacheCapacity = cacheCapacity;
         this.warmup = warmup;
         this.measure = measure;
+        this.priority = priority;
+        this.jitWarmup = jitWarmup;
     }
 
     /** Runs every cell, handing each result to {@code onCell}; writes the CSV row by row, the charts at the end. */
     public List<InterningResult> run(Path outDir, Consumer<InterningResult> onCell) throws IOException {
         List<InterningResult> all;
         try (CsvLog<InterningResult> log = CsvLog.create(outDir, CSV_FILE, CSV_HEADER, InterningScenario::csvLine, onCell)) {
+            if (!jitWarmup.isZero()) {
+                // At full speed whatever the cells' latency: it is the code that must get compiled.
+                String first = allocators.get(0);
+                InterningRunner.run(first, registry.get(first), cacheCapacity, batches.get(0), concurrency.get(0),
+                        LatencyModel.none(), "none", Duration.ZERO, jitWarmup, priority);
+            }
             for (String latency : latencies) {
                 for (String allocator : allocators) {
                     for (int b : batches) {
                         for (int c : concurrency) {
                             System.gc(); // the previous cell's garbage is not this cell's cost
                             log.add(InterningRunner.run(allocator, registry.get(allocator), cacheCapacity, b, c,
-                                    latency(latency), latency, warmup, measure));
+                                    latency(latency), latency, warmup, measure, priority));
                         }
                     }
                 }

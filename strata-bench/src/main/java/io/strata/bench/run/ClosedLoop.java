@@ -61,13 +61,22 @@ public final class ClosedLoop {
      * {@code warmup} and then {@code measure}, and waits for all of them to finish.
      */
     public static Result run(List<? extends Operation> clients, Duration warmup, Duration measure, String threadName) {
-        return new ClosedLoop().runAll(clients, warmup, measure, threadName);
+        return run(clients, warmup, measure, threadName, ClientPriority.NORMAL);
     }
 
-    private Result runAll(List<? extends Operation> operations, Duration warmup, Duration measure, String threadName) {
+    /** {@link #run(List, Duration, Duration, String)} with the client threads at {@code priority}. */
+    public static Result run(List<? extends Operation> clients, Duration warmup, Duration measure, String threadName,
+                             ClientPriority priority) {
+        return new ClosedLoop().runAll(clients, warmup, measure, threadName, priority);
+    }
+
+    private Result runAll(List<? extends Operation> operations, Duration warmup, Duration measure, String threadName,
+                          ClientPriority priority) {
         List<Client> clients = new ArrayList<>();
         for (Operation op : operations) {
-            clients.add(new Client(op, threadName));
+            Client c = new Client(op, threadName);
+            c.thread.setPriority(priority.javaPriority());
+            clients.add(c);
         }
         phase = WARMING;
         clients.forEach(c -> c.thread.start());

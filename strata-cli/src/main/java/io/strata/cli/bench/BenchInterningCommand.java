@@ -3,6 +3,7 @@ package io.strata.cli.bench;
 import io.strata.bench.interning.InternerRegistry;
 import io.strata.bench.interning.InterningResult;
 import io.strata.bench.interning.InterningScenario;
+import io.strata.bench.run.ClientPriority;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,6 +66,17 @@ public final class BenchInterningCommand implements Callable<Integer> {
                     + " rows get @cluster) (default: ${DEFAULT-VALUE}).")
     List<String> latency;
 
+    @Option(names = "--client-priority", paramLabel = "P", defaultValue = "normal",
+            description = {"Priority of the client threads: normal, or low (Thread.MIN_PRIORITY, below the engine's",
+                    "sequencer, which every commit waits for; needs the JVM option -XX:ThreadPriorityPolicy=1, e.g. in",
+                    "STRATA_JAVA_OPTS, or Linux ignores it) (default: ${DEFAULT-VALUE})."})
+    String clientPriority;
+
+    @Option(names = "--jit-warmup", paramLabel = "N", defaultValue = "2",
+            description = {"Seconds of the first cell's setting run before it, unreported, on an engine of its own, so",
+                    "that no cell is measured while the JIT compiler is still at work; 0 = none (default: ${DEFAULT-VALUE})."})
+    double jitWarmup;
+
     @Mixin
     OutputOption output;
 
@@ -74,10 +86,11 @@ public final class BenchInterningCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         InternerRegistry registry = InternerRegistry.standard();
-        validate(registry);
+        ClientPriority priority = validate(registry);
         PrintWriter o = spec.commandLine().getOut();
         o.printf("strata bench interning: %s; batch %s; concurrency %s; %s s warm-up + %s s measured per phase; cache %d;"
-                + " %s%n", String.join(",", allocators), batch, concurrency, warmup, seconds, cache, BenchConsole.machine());
+                + " client priority %s; JIT warm-up %s s; %s%n", String.join(",", allocators), batch, concurrency, warmup,
+                seconds, cache, priority.label(), jitWarmup, BenchConsole.machine());
         o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency)
                 + "); lookups = findAll of known strings on the database.");
         o.println();
@@ -85,7 +98,7 @@ public final class BenchInterningCommand implements Callable<Integer> {
                 "conflicts/str");
         o.flush();
         InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache, latency,
-                BenchArgs.duration(warmup), BenchArgs.duration(seconds));
+                BenchArgs.duration(warmup), BenchArgs.duration(seconds), priority, BenchArgs.duration(jitWarmup));
         List<InterningResult> results = scenario.run(output.out, r -> row(o, r));
         BenchConsole.wrote(o, output.out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
                 + InterningScenario.LOOKUPS_SVG + ", " + InterningScenario.CONFLICTS_SVG);
@@ -101,8 +114,12 @@ public final class BenchInterningCommand implements Callable<Integer> {
         o.flush();
     }
 
-    private void validate(InternerRegistry registry) {
+    /** Checks every option; returns the client priority, which must be one the JVM applies. */
+    private ClientPriority validate(InternerRegistry registry) {
         BenchArgs.requireTiming(spec, seconds, warmup);
+        if (!(jitWarmup >= 0)) {
+            throw BenchArgs.usage(spec, "--jit-warmup must be >= 0");
+        }
         BenchArgs.requireCounts(spec, concurrency, 4096, "--concurrency must be between 1 and 4096");
         BenchArgs.requireCounts(spec, batch, 100_000, "--batch must be between 1 and 100000");
         BenchArgs.requireLatencies(spec, latency);
@@ -120,5 +137,12 @@ public final class BenchInterningCommand implements Callable<Integer> {
                         + " is not possible with " + a + " (" + limit + " new strings per transaction)");
             }
         }
+        ClientPriority priority = BenchArgs.parseEach(spec, List.of(clientPriority), ClientPriority::parse).get(0);
+        if (priority != ClientPriority.NORMAL && !ClientPriority.effective()) {
+            throw BenchArgs.usage(spec, "--client-priority " + priority.label() + " needs the JVM option"
+                    + " -XX:ThreadPriorityPolicy=1 (e.g. STRATA_JAVA_OPTS=-XX:ThreadPriorityPolicy=1):"
+                    + " without it the JVM ignores thread priorities on Linux");
+        }
+        return priority;
     }
 }

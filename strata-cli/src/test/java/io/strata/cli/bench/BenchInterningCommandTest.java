@@ -30,6 +30,8 @@ class BenchInterningCommandTest {
         assertThat(c.warmup).isEqualTo(0.5);
         assertThat(c.cache).isZero();
         assertThat(c.latency).containsExactly("none");
+        assertThat(c.clientPriority).isEqualTo("normal");
+        assertThat(c.jitWarmup).isEqualTo(2.0);
         assertThat(c.output.out).isEqualTo(Path.of("bench-results"));
     }
 
@@ -41,12 +43,22 @@ class BenchInterningCommandTest {
         assertThat(rejected("bench", "interning", "--cache", "-3", "--out", out)).contains("--cache");
         assertThat(rejected("bench", "interning", "--batch", "5000", "--out", out)).contains("not possible with versionstamp");
         assertThat(rejected("bench", "interning", "--latency", "wan", "--out", out)).contains("unknown latency: wan");
+        assertThat(rejected("bench", "interning", "--client-priority", "high", "--out", out))
+                .contains("unknown client priority: high");
+        assertThat(rejected("bench", "interning", "--jit-warmup", "-1", "--out", out)).contains("--jit-warmup");
+    }
+
+    @Test
+    void refusesALowClientPriorityTheJvmWouldIgnore(@TempDir Path dir) {
+        // The test JVM runs without -XX:ThreadPriorityPolicy=1: a low priority would not be applied.
+        assertThat(rejected("bench", "interning", "--client-priority", "low", "--out", dir.toString()))
+                .contains("-XX:ThreadPriorityPolicy=1");
     }
 
     @Test
     void tinyRunWritesTheCsvAndThreeWellFormedCharts(@TempDir Path dir) throws Exception {
         BenchCommandRunner.Run run = run("bench", "interning", "--allocators", "sharded-32/32,versionstamp", "--batch", "1,10",
-                "--concurrency", "2", "--seconds", "0.2", "--warmup", "0", "--out", dir.toString());
+                "--concurrency", "2", "--seconds", "0.2", "--warmup", "0", "--jit-warmup", "0.1", "--out", dir.toString());
 
         assertThat(run.code()).isZero();
         List<String> rows = csvRows(dir.resolve("interning.csv"), HEADER);
@@ -70,7 +82,7 @@ class BenchInterningCommandTest {
     @Test
     void cacheAndLatencySuffixTheAllocator(@TempDir Path dir) throws Exception {
         BenchCommandRunner.Run run = run("bench", "interning", "--allocators", "counter", "--batch", "5", "--concurrency", "1",
-                "--seconds", "0.2", "--warmup", "0", "--cache", "1000", "--latency", "none,cluster", "--out", dir.toString());
+                "--seconds", "0.2", "--warmup", "0", "--jit-warmup", "0", "--cache", "1000", "--latency", "none,cluster", "--out", dir.toString());
         assertThat(run.code()).isZero();
         List<String> rows = csvRows(dir.resolve("interning.csv"), HEADER);
         assertThat(rows.get(0)).startsWith("counter+cache,5,1,");
