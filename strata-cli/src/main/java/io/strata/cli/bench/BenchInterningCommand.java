@@ -67,14 +67,14 @@ public final class BenchInterningCommand implements Callable<Integer> {
     List<String> latency;
 
     @Option(names = "--client-priority", paramLabel = "P", defaultValue = "normal",
-            description = {"Priority of the client threads: normal, or low (Thread.MIN_PRIORITY, below the engine's",
-                    "sequencer, which every commit waits for; needs the JVM option -XX:ThreadPriorityPolicy=1, e.g. in",
-                    "STRATA_JAVA_OPTS, or Linux ignores it) (default: ${DEFAULT-VALUE})."})
+            description = "Priority of the client threads: normal, or low (Thread.MIN_PRIORITY, below the engine's"
+                    + " sequencer, which every commit waits for; needs the JVM option -XX:ThreadPriorityPolicy=1, e.g. in"
+                    + " STRATA_JAVA_OPTS, or Linux ignores it) (default: ${DEFAULT-VALUE}).")
     String clientPriority;
 
     @Option(names = "--jit-warmup", paramLabel = "N", defaultValue = "2",
-            description = {"Seconds of the first cell's setting run before it, unreported, on an engine of its own, so",
-                    "that no cell is measured while the JIT compiler is still at work; 0 = none (default: ${DEFAULT-VALUE})."})
+            description = "Seconds of the first cell's setting run before it, unreported, on an engine of its own, so"
+                    + " that no cell is measured while the JIT compiler is still at work; 0 = none (default: ${DEFAULT-VALUE}).")
     double jitWarmup;
 
     @Mixin
