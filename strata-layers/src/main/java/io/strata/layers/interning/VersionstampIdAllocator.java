@@ -48,6 +48,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * transaction, so the indexes are drawn from a per-transaction counter kept here (weakly,
  * by transaction identity). A reused transaction object (after {@code onError}) continues
  * the count: indexes are wasted, never repeated.
+ *
+ * <p>Cost of that weak map under a bulk load: a young collection that moves a weak entry into
+ * the old generation does not treat the entry's key as weak, so a transaction that interned
+ * with versionstamps survives into the old generation and leaves only with a full
+ * collection. {@link ShardedSequenceAllocator} had the same map and dropped it (its calls
+ * need a transaction only while in flight); this counter must outlive each call, and the
+ * {@code Transaction} interface offers no hook at its end, so the weak map stays.
  */
 public final class VersionstampIdAllocator {
     private final int orderBits;

@@ -4,11 +4,16 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.Strata;
+import io.strata.engine.fault.LatencyModel;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,6 +72,34 @@ class ShardedSequenceAllocatorTest {
             assertThatThrownBy(() -> db.runAsync(tr -> a.allocate(tr, 1)).join())
                     .isInstanceOf(CompletionException.class).hasCauseInstanceOf(IllegalStateException.class)
                     .hasStackTraceContaining("exhausted");
+        }
+    }
+
+    @Test
+    void callsIssuedAtOnceInOneTransactionTakeDistinctIdsAndLeaveNothingBehind() {
+        // Reads take a millisecond, so all five calls are in flight together; with no sequence
+        // bits every call reads and writes the one counter, so only chaining keeps them apart.
+        LatencyModel slowReads = LatencyModel.of(Duration.ZERO, Duration.ofMillis(1), Duration.ZERO);
+        try (Database db = Strata.builder().latency(slowReads).inMemory()) {
+            ShardedSequenceAllocator a = new ShardedSequenceAllocator(COUNTERS, 0, 63);
+            List<Long> ids = db.runAsync(tr -> {
+                List<CompletableFuture<long[]>> calls = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    calls.add(a.allocate(tr, 3));
+                }
+                assertThat(a.transactionsInFlight()).isEqualTo(1);
+                return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0])).thenApply(done -> {
+                    List<Long> all = new ArrayList<>();
+                    calls.forEach(c -> {
+                        for (long id : c.join()) {
+                            all.add(id);
+                        }
+                    });
+                    return all;
+                });
+            }).join();
+            assertThat(ids).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 15L);
+            assertThat(a.transactionsInFlight()).as("finished transactions are not kept").isZero();
         }
     }
 
