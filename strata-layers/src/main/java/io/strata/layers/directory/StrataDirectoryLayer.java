@@ -11,6 +11,7 @@ import com.apple.foundationdb.TransactionContext;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.ByteArrayUtil;
 import io.strata.layers.allocator.HighContentionAllocator;
+import io.strata.layers.ordering.PerTransactionOrder;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -123,8 +123,8 @@ public final class StrataDirectoryLayer {
     private final boolean allowManualPrefixes;
     /** The absolute path of this layer's root: empty, or a partition's path. */
     private final List<String> basePath;
-    /** Per transaction (by identity), the last operation issued on it; see {@link #inOrder}. */
-    private final Map<Object, CompletableFuture<?>> tails = new IdentityHashMap<>();
+    /** Operations issued at once on one transaction run one after the other; see {@link #inOrder}. */
+    private final PerTransactionOrder order = new PerTransactionOrder();
     /** The cache of opened directories, or null when disabled; see the class Javadoc, "Cache". */
     private final DirectoryCache cache;
     /**
@@ -332,29 +332,11 @@ public final class StrataDirectoryLayer {
      * transaction object has completed (successfully or not), so that operations issued at
      * once in one transaction behave as if issued one after the other: each sees the
      * previous ones' writes, and two never both find a path missing and create it twice.
-     * Entries leave the map when their operation completes. A caller must therefore not
-     * block on a later operation from inside an earlier one's callbacks on the same
-     * transaction before the earlier one completes (nothing in this class does).
+     * Nothing in this class blocks on a later operation from inside an earlier one's
+     * callbacks, which {@link PerTransactionOrder} forbids.
      */
     private <T> CompletableFuture<T> inOrder(Object transaction, Supplier<CompletableFuture<T>> operation) {
-        CompletableFuture<T> result;
-        synchronized (tails) {
-            CompletableFuture<?> previous = tails.get(transaction);
-            CompletableFuture<Void> ready = previous == null
-                    ? CompletableFuture.completedFuture(null)
-                    : previous.handle((value, error) -> null);
-            result = ready.thenCompose(ignore -> operation.get());
-            tails.put(transaction, result);
-        }
-        CompletableFuture<T> issued = result;
-        result.whenComplete((value, error) -> {
-            synchronized (tails) {
-                if (tails.get(transaction) == issued) {
-                    tails.remove(transaction);
-                }
-            }
-        });
-        return result;
+        return order.run(transaction, operation);
     }
 
     /**

@@ -2,9 +2,8 @@ package io.strata.layers.interning;
 
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
+import io.strata.layers.ordering.PerTransactionOrder;
 
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -58,15 +57,8 @@ public final class ShardedSequenceAllocator implements IdAllocator {
     private final int counterBits;
     private final long maxCounter;
     private final LongSupplier random;
-    /**
-     * The tail of each transaction's chain of allocations still in flight, by transaction
-     * identity; an entry leaves when its allocation completes, so the map holds only the
-     * transactions allocating right now. Not a {@code WeakHashMap}: a young collection that
-     * moves a weak entry to the old generation treats its key as strongly reachable, so every
-     * transaction that ever allocated was kept, promoted, and left for a full collection —
-     * about 240 bytes of every interned string's transaction, measured (docs/benchmarks.md).
-     */
-    private final Map<Transaction, CompletableFuture<?>> tails = new IdentityHashMap<>();
+    /** Calls issued at once on one transaction run one after the other (see the class comment). */
+    private final PerTransactionOrder order = new PerTransactionOrder();
 
     /** Sequences picked with {@link ThreadLocalRandom}. */
     public ShardedSequenceAllocator(Subspace counters, int sequenceBits, int counterBits) {
@@ -112,25 +104,7 @@ public final class ShardedSequenceAllocator implements IdAllocator {
         if (count == 0) {
             return CompletableFuture.completedFuture(new long[0]);
         }
-        CompletableFuture<long[]> result;
-        synchronized (tails) {
-            CompletableFuture<?> tail = tails.get(tr);
-            long[] out = new long[count];
-            result = tail == null ? fill(tr, out, 0, 0)
-                    : tail.handle((v, e) -> null).thenCompose(ignore -> fill(tr, out, 0, 0));
-            tails.put(tr, result);
-        }
-        CompletableFuture<long[]> issued = result;
-        result.whenComplete((ids, error) -> {
-            // Once it completed, its counter write is in the transaction: a later call needs
-            // no chain to read it. Unless a later call already queued behind this one.
-            synchronized (tails) {
-                if (tails.get(tr) == issued) {
-                    tails.remove(tr);
-                }
-            }
-        });
-        return result;
+        return order.run(tr, () -> fill(tr, new long[count], 0, 0));
     }
 
     private CompletableFuture<long[]> fill(Transaction tr, long[] out, int filled, int exhaustedPicks) {
@@ -158,11 +132,9 @@ public final class ShardedSequenceAllocator implements IdAllocator {
         });
     }
 
-    /** How many transactions have an allocation in flight (for tests: the map must not keep finished ones). */
+    /** How many transactions have an allocation in flight (for tests: finished ones must not be kept). */
     int transactionsInFlight() {
-        synchronized (tails) {
-            return tails.size();
-        }
+        return order.transactionsInFlight();
     }
 
     byte[] counterKey(long sequence) {

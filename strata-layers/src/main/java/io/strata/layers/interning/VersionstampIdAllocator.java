@@ -53,7 +53,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the old generation does not treat the entry's key as weak, so a transaction that interned
  * with versionstamps survives into the old generation and leaves only with a full
  * collection. {@link ShardedSequenceAllocator} had the same map and dropped it (its calls
- * need a transaction only while in flight); this counter must outlive each call, and the
+ * need a transaction only while in flight: {@code PerTransactionOrder}); this counter must
+ * outlive each call, and the
  * {@code Transaction} interface offers no hook at its end, so the weak map stays.
  */
 public final class VersionstampIdAllocator {
