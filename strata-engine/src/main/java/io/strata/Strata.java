@@ -2,6 +2,7 @@ package io.strata;
 
 import com.apple.foundationdb.Database;
 import io.strata.engine.Engine;
+import io.strata.engine.client.Connection;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.durability.Checkpointer;
@@ -29,6 +30,9 @@ import java.util.function.LongSupplier;
  * client. Close it to stop its threads.
  */
 public final class Strata {
+    /** The connection string of a database held in memory only. */
+    static final String MEMORY = "strata:memory";
+
     private Strata() {}
 
     /** A new, empty database held in memory only; it disappears when closed. */
@@ -84,9 +88,18 @@ public final class Strata {
             return this;
         }
 
+        /** A new, empty database held in memory only; it disappears when closed. */
         public Database inMemory() {
-            Engine engine = new Engine(faults, latency, nanoTime);
-            return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
+            Engine engine = inMemoryEngine();
+            return EngineDatabase.owning(engine, executor != null ? executor : engine.pool(), Connection.direct(MEMORY));
+        }
+
+        /**
+         * A new, empty engine held in memory only, for code that hands out several database
+         * handles on one engine ({@link EngineDatabase#handle}); the caller closes it.
+         */
+        public Engine inMemoryEngine() {
+            return new Engine(faults, latency, nanoTime);
         }
 
         /** When commits are acknowledged relative to the disk (default {@link Durability#FSYNC}). */
@@ -119,6 +132,17 @@ public final class Strata {
          *                               naming the file and offset when data is damaged
          */
         public Database open(Path directory) {
+            Engine engine = openEngine(directory);
+            return EngineDatabase.owning(engine, executor != null ? executor : engine.pool(),
+                    Connection.direct("strata:" + directory.toAbsolutePath().normalize()));
+        }
+
+        /**
+         * Opens the durable engine in {@code directory} as {@link #open(Path)} does, for code
+         * that hands out several database handles on one engine ({@link EngineDatabase#handle});
+         * the caller closes it, which releases the directory.
+         */
+        public Engine openEngine(Path directory) {
             Objects.requireNonNull(directory);
             DatabaseDirectory.Opened opened;
             try {
@@ -128,7 +152,7 @@ public final class Strata {
             }
             Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), opened.lock());
             engine.runAlongside(new Checkpointer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes));
-            return new EngineDatabase(engine, executor != null ? executor : engine.pool(), null);
+            return engine;
         }
     }
 }

@@ -38,23 +38,59 @@ public final class EngineDatabase implements Database {
     final DatabaseDefaults defaults;
     private final Executor executor;
     private final ExecutorService ownedExecutor;
+    /** Whether closing this database stops the engine (false for one of several handles on it). */
+    private final boolean ownsEngine;
+    /** Records the events of every transaction created without one of its own; may be null. */
+    private final EventKeeper eventKeeper;
+    private final Connection connection;
     private volatile boolean closed;
 
     /**
+     * A database that owns its engine: closing it stops the engine.
+     *
      * @param engine        the running engine, closed with this database
      * @param executor      default executor of transactions
      * @param ownedExecutor shut down on close, or null when the caller owns {@code executor}
      */
     public EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor) {
+        this(engine, executor, ownedExecutor, true, null, Connection.direct("strata:memory"));
+    }
+
+    private EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor, boolean ownsEngine,
+                           EventKeeper eventKeeper, Connection connection) {
         this.engine = engine;
         this.defaults = new DatabaseDefaults(engine.watches());
         this.executor = executor;
         this.ownedExecutor = ownedExecutor;
+        this.ownsEngine = ownsEngine;
+        this.eventKeeper = eventKeeper;
+        this.connection = connection;
+    }
+
+    /** A database that owns its engine, reached as {@code connection} says. */
+    public static EngineDatabase owning(Engine engine, Executor executor, Connection connection) {
+        return new EngineDatabase(engine, executor, null, true, null, connection);
+    }
+
+    /**
+     * One of several handles on a shared engine, as each {@code FDB.open} of the same cluster
+     * is in fdb-java: its own options and default executor; closing it leaves the engine and
+     * the other handles running (whoever shares the engine closes it).
+     *
+     * @param eventKeeper records the events of transactions created without one, or null
+     */
+    public static EngineDatabase handle(Engine engine, Executor executor, EventKeeper eventKeeper, Connection connection) {
+        return new EngineDatabase(engine, executor, null, false, eventKeeper, connection);
     }
 
     /** The engine behind this database, for tools and tests of the engine itself. */
     public Engine engine() {
         return engine;
+    }
+
+    /** How this database was reached (its connection string and cluster file). */
+    public Connection connection() {
+        return connection;
     }
 
     private void checkOpen() {
@@ -65,14 +101,14 @@ public final class EngineDatabase implements Database {
 
     @Override
     public Transaction createTransaction(Executor e) {
-        checkOpen();
-        return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
-                RetryBackoff.INITIAL_BACKOFF_MILLIS);
+        return createTransaction(e, eventKeeper);
     }
 
     @Override
     public Transaction createTransaction(Executor e, EventKeeper eventKeeper) {
-        return createTransaction(e);
+        checkOpen();
+        return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
+                RetryBackoff.INITIAL_BACKOFF_MILLIS);
     }
 
     @Override
@@ -238,14 +274,20 @@ public final class EngineDatabase implements Database {
         return Unsupported.failed("client status reports");
     }
 
-    /** Stops the engine; transactions in flight fail, later use throws {@link IllegalStateException}. */
+    /**
+     * Closes this database: later use throws {@link IllegalStateException}. A database that
+     * owns its engine also stops it, failing transactions in flight; a {@linkplain #handle
+     * handle} leaves the engine to whoever shares it.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        engine.close();
+        if (ownsEngine) {
+            engine.close();
+        }
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
         }
