@@ -22,6 +22,13 @@ import java.util.function.LongSupplier;
  * ({@code io.strata.engine.client}) reaches all server-side state through this class.
  */
 public final class Engine implements AutoCloseable {
+    /**
+     * The address that FoundationDB's calls naming server processes report for the engine
+     * (status, locality): the loopback address with FoundationDB's default port. Nothing
+     * listens there; the "servers" are in this process.
+     */
+    public static final String PROCESS_ADDRESS = "127.0.0.1:4500";
+
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final VersionedStore store;

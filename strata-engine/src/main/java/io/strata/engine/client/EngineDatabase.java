@@ -43,6 +43,8 @@ public final class EngineDatabase implements Database {
     /** Records the events of every transaction created without one of its own; may be null. */
     private final EventKeeper eventKeeper;
     private final Connection connection;
+    /** Run once when this database closes (a handle tells whoever shares the engine); may be null. */
+    private final Runnable onClose;
     private volatile boolean closed;
 
     /**
@@ -53,11 +55,11 @@ public final class EngineDatabase implements Database {
      * @param ownedExecutor shut down on close, or null when the caller owns {@code executor}
      */
     public EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor) {
-        this(engine, executor, ownedExecutor, true, null, Connection.direct("strata:memory"));
+        this(engine, executor, ownedExecutor, true, null, Connection.direct("strata:memory"), null);
     }
 
     private EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor, boolean ownsEngine,
-                           EventKeeper eventKeeper, Connection connection) {
+                           EventKeeper eventKeeper, Connection connection, Runnable onClose) {
         this.engine = engine;
         this.defaults = new DatabaseDefaults(engine.watches());
         this.executor = executor;
@@ -65,11 +67,12 @@ public final class EngineDatabase implements Database {
         this.ownsEngine = ownsEngine;
         this.eventKeeper = eventKeeper;
         this.connection = connection;
+        this.onClose = onClose;
     }
 
     /** A database that owns its engine, reached as {@code connection} says. */
     public static EngineDatabase owning(Engine engine, Executor executor, Connection connection) {
-        return new EngineDatabase(engine, executor, null, true, null, connection);
+        return new EngineDatabase(engine, executor, null, true, null, connection, null);
     }
 
     /**
@@ -78,9 +81,11 @@ public final class EngineDatabase implements Database {
      * the other handles running (whoever shares the engine closes it).
      *
      * @param eventKeeper records the events of transactions created without one, or null
+     * @param onClose     run once, when this handle is closed (the first time), or null
      */
-    public static EngineDatabase handle(Engine engine, Executor executor, EventKeeper eventKeeper, Connection connection) {
-        return new EngineDatabase(engine, executor, null, false, eventKeeper, connection);
+    public static EngineDatabase handle(Engine engine, Executor executor, EventKeeper eventKeeper, Connection connection,
+                                        Runnable onClose) {
+        return new EngineDatabase(engine, executor, null, false, eventKeeper, connection, onClose);
     }
 
     /** The engine behind this database, for tools and tests of the engine itself. */
@@ -280,13 +285,16 @@ public final class EngineDatabase implements Database {
      * handle} leaves the engine to whoever shares it.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
         if (ownsEngine) {
             engine.close();
+        }
+        if (onClose != null) {
+            onClose.run();
         }
         if (ownedExecutor != null) {
             ownedExecutor.shutdown();
