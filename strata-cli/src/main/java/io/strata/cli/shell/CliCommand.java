@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
                 "./fdb.cluster, the platform's default; $STRATA_DATABASE (or -Dstrata.database) before all of",
                 "them. A Strata connection string (strata:memory, strata:PATH) opens the engine; a FoundationDB one",
                 "opens the real cluster (needs libfdb_c)."},
-        footer = {"", "History: ~/" + CliCommand.HISTORY_FILE + " (lines with writemode are not kept)."})
+        footer = {"", "History: $HOME/" + CliCommand.HISTORY_FILE + " (lines with writemode are not kept)."})
 public final class CliCommand implements Callable<Integer> {
     /** The history file's name in the user's home directory. */
     static final String HISTORY_FILE = ".strata_cli_history";
@@ -83,6 +83,12 @@ public final class CliCommand implements Callable<Integer> {
         }
     }
 
+    /** The user's home as fdbcli finds it: {@code $HOME}, else the account's (Java's {@code user.home}). */
+    static String homeDirectory() {
+        String home = System.getenv("HOME");
+        return home != null && !home.isEmpty() ? home : System.getProperty("user.home");
+    }
+
     private int interactive(Shell shell, String description, PrintWriter out) {
         out.print(description + "\n");
         if (noStatus) {
@@ -92,7 +98,7 @@ public final class CliCommand implements Callable<Integer> {
         }
         out.print("Welcome to the strata cli, fdbcli's commands on one database. For help, type `help'.\n");
         out.flush();
-        Path history = Path.of(System.getProperty("user.home"), HISTORY_FILE);
+        Path history = Path.of(homeDirectory(), HISTORY_FILE);
         try (LineSource lines = LineSource.forThisProcess(in, history)) {
             while (true) {
                 String line = lines.readLine(PROMPT);

@@ -122,10 +122,9 @@ public final class Shell implements AutoCloseable {
                 }
                 if (parseError && c == commands.size() - 1) {
                     // fdbcli runs the commands before the one it could not parse, then refuses that one.
-                    err.print("ERROR: Command failed to completely parse.\n");
+                    error("ERROR: Command failed to completely parse.\n");
                     if (!words.isEmpty()) {
-                        err.print("ERROR: Not running partial or malformed command:");
-                        err.flush();
+                        error("ERROR: Not running partial or malformed command:");
                         StringBuilder echo = new StringBuilder();
                         for (byte[] w : words) {
                             echo.append(' ').append(Printable.token(w, true));
@@ -153,13 +152,13 @@ public final class Shell implements AutoCloseable {
             }
         } catch (FDBException e) {
             failed = true;
-            err.print("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
+            error("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
             rollBackAfterError();
         } catch (RuntimeException e) {
             // Not a database error (fdb-java refusing an argument, say): still one line, and
             // the transaction is left as after any error.
             failed = true;
-            err.print("ERROR: " + (e.getMessage() == null ? e.toString() : e.getMessage()) + "\n");
+            error("ERROR: " + (e.getMessage() == null ? e.toString() : e.getMessage()) + "\n");
             rollBackAfterError();
         } finally {
             out.flush();
@@ -167,6 +166,16 @@ public final class Shell implements AutoCloseable {
         }
         lastLineFailed = failed;
         return Outcome.CONTINUE;
+    }
+
+    /**
+     * Writes to stderr after flushing stdout, so that a terminal shows the two in the order
+     * they were written (fdbcli's stdout is line-buffered on a terminal, its stderr unbuffered).
+     */
+    private void error(String text) {
+        out.flush();
+        err.print(text);
+        err.flush();
     }
 
     private void rollBackAfterError() {
@@ -181,12 +190,12 @@ public final class Shell implements AutoCloseable {
     private CommandResult runCommand(List<byte[]> words) {
         String name = new String(words.get(0), StandardCharsets.ISO_8859_1);
         if (HelpText.UNSUPPORTED.contains(name)) {
-            err.print("ERROR: `" + name + "' is not supported on a single-process database"
+            error("ERROR: `" + name + "' is not supported on a single-process database"
                     + " (use fdbcli to manage a FoundationDB cluster).\n");
             return CommandResult.FAILED;
         }
         if (!HelpText.known(name)) {
-            err.print("ERROR: Unknown command `" + Printable.token(words.get(0), false) + "'. Try `help'?\n");
+            error("ERROR: Unknown command `" + Printable.token(words.get(0), false) + "'. Try `help'?\n");
             return CommandResult.FAILED;
         }
         boolean ok = switch (name) {
@@ -292,7 +301,7 @@ public final class Shell implements AutoCloseable {
             return usage("begin");
         }
         if (inTransaction) {
-            err.print("ERROR: Already in transaction\n");
+            error("ERROR: Already in transaction\n");
             return false;
         }
         transactionOptions = globalOptions.copy();
@@ -307,7 +316,7 @@ public final class Shell implements AutoCloseable {
             return usage("commit");
         }
         if (!inTransaction) {
-            err.print("ERROR: No active transaction\n");
+            error("ERROR: No active transaction\n");
             return false;
         }
         commit(tr);
@@ -327,7 +336,7 @@ public final class Shell implements AutoCloseable {
             return usage("reset");
         }
         if (!inTransaction) {
-            err.print("ERROR: No active transaction\n");
+            error("ERROR: No active transaction\n");
             return false;
         }
         // fdb-java has no Transaction.reset(): a new transaction is what a reset one is
@@ -343,7 +352,7 @@ public final class Shell implements AutoCloseable {
             return usage("rollback");
         }
         if (!inTransaction) {
-            err.print("ERROR: No active transaction\n");
+            error("ERROR: No active transaction\n");
             return false;
         }
         inTransaction = false;
@@ -384,7 +393,7 @@ public final class Shell implements AutoCloseable {
         if (words.size() == 4) {
             limit = parseLimit(words.get(3));
             if (limit < 0) {
-                err.print("ERROR: bad limit\n");
+                error("ERROR: bad limit\n");
                 return false;
             }
         }
@@ -461,7 +470,7 @@ public final class Shell implements AutoCloseable {
 
     private boolean refuseWithoutWriteMode() {
         if (!writeMode) {
-            err.print("ERROR: writemode must be enabled to set or clear keys in the database.\n");
+            error("ERROR: writemode must be enabled to set or clear keys in the database.\n");
             return true;
         }
         return false;
@@ -521,7 +530,7 @@ public final class Shell implements AutoCloseable {
         }
         if (words.size() == 1) {
             if (options().isEmpty()) {
-                err.print("There are no options enabled\n");
+                error("There are no options enabled\n");
             } else {
                 out.print("\nCurrently enabled options:\n\n");
                 options().print(out);
@@ -535,35 +544,35 @@ public final class Shell implements AutoCloseable {
             on = true;
         } else if (state.equals("off")) {
             if (inTransaction) {
-                err.print("ERROR: Cannot turn option off when using a transaction created with `begin'\n");
+                error("ERROR: Cannot turn option off when using a transaction created with `begin'\n");
                 return false;
             }
             if (words.size() > 3) {
-                err.print("ERROR: Cannot specify option argument when turning option off\n");
+                error("ERROR: Cannot specify option argument when turning option off\n");
                 return false;
             }
             on = false;
         } else {
-            err.print("ERROR: Invalid option state `" + Printable.token(words.get(1), false)
+            error("ERROR: Invalid option state `" + Printable.token(words.get(1), false)
                     + "': option must be turned `on' or `off'\n");
             return false;
         }
         String name = new String(words.get(2), StandardCharsets.ISO_8859_1);
         OptionCatalog.Option option = OptionCatalog.byName(name);
         if (option == null) {
-            err.print("ERROR: invalid option '" + name + "'. Try `help options' for a list of available options.\n");
+            error("ERROR: invalid option '" + name + "'. Try `help options' for a list of available options.\n");
             return false;
         }
         byte[] parameter = words.size() > 3 ? words.get(3) : null;
         if (on) {
             if ((parameter != null) != option.hasParameter()) {
-                err.print("ERROR: option " + (parameter != null ? "did not expect" : "expected") + " a parameter\n");
+                error("ERROR: option " + (parameter != null ? "did not expect" : "expected") + " a parameter\n");
                 return false;
             }
             if (parameter != null && option.type() == OptionCatalog.ParamType.INT) {
                 Long value = parseInteger(new String(parameter, StandardCharsets.ISO_8859_1));
                 if (value == null) {
-                    err.print("ERROR: could not parse value `" + new String(parameter, StandardCharsets.ISO_8859_1)
+                    error("ERROR: could not parse value `" + new String(parameter, StandardCharsets.ISO_8859_1)
                             + "' as an integer\n");
                     return false;
                 }
@@ -576,7 +585,7 @@ public final class Shell implements AutoCloseable {
             try {
                 tr.options().getOptionConsumer().setOption(option.code(), parameter);
             } catch (FDBException e) {
-                err.print("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
+                error("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
                 return false;
             }
         }

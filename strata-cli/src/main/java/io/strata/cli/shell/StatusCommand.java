@@ -60,6 +60,16 @@ final class StatusCommand {
         }
     }
 
+    /**
+     * Writes to stderr after flushing stdout, so that a terminal shows the two in the order
+     * they were written (fdbcli's stdout is line-buffered on a terminal, its stderr unbuffered).
+     */
+    private void error(String text) {
+        out.flush();
+        err.print(text);
+        err.flush();
+    }
+
     /** The {@code status} command; false when it failed. */
     boolean run(List<byte[]> words, boolean execMode) {
         StatusFormatter.Level level = level(words);
@@ -71,16 +81,16 @@ final class StatusCommand {
         try {
             doc = fetch();
         } catch (FDBException e) {
-            err.print("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
+            error("ERROR: " + e.getMessage() + " (" + e.getCode() + ")\n");
             unavailable(level);
             return false;
         } catch (IllegalArgumentException e) {
-            err.print("ERROR: the status document is not valid JSON: " + e.getMessage() + "\n");
+            error("ERROR: the status document is not valid JSON: " + e.getMessage() + "\n");
             unavailable(level);
             return false;
         }
         if (doc == null) {
-            err.print("ERROR: Failed to get status json from the cluster\n");
+            error("ERROR: Failed to get status json from the cluster\n");
             return false;
         }
         if (!execMode) {

@@ -85,7 +85,9 @@ final class StatusFormatter {
             }
             Boolean upToDate = bool(client, "cluster_file.up_to_date");
             if (upToDate == null || !upToDate) {
+                out.flush();
                 err.print("WARNING: The cluster file is not up to date. Type 'status' for more information.\n");
+                err.flush();
             }
         } catch (Unreadable e) {
             out.print("Unable to determine database state, type 'status' for more information.\n");

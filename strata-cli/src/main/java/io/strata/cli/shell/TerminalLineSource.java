@@ -57,6 +57,7 @@ final class TerminalLineSource implements LineSource {
                     .variable(LineReader.HISTORY_FILE_SIZE, HISTORY_LINES)
                     .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                     .option(LineReader.Option.HISTORY_IGNORE_SPACE, false)
+                    .option(LineReader.Option.HISTORY_TIMESTAMPED, false)
                     .build();
             return new TerminalLineSource(terminal, reader);
         } catch (IOException e) {
