@@ -19,16 +19,18 @@ import java.util.concurrent.Callable;
 @Command(name = "cli",
         mixinStandardHelpOptions = true,
         description = {
-                "An interactive shell with FoundationDB's fdbcli commands for one database: get, set, clear,",
-                "clearrange, getrange, getrangekeys, getversion, writemode, begin/commit/rollback/reset, option,",
-                "status [minimal|details|json], help, exit. Keys and values are quoted and escaped as in fdbcli",
-                "(type `help escaping' in the shell). Commands that manage a FoundationDB cluster (configure,",
-                "coordinators, exclude, kill, tenant, ...) answer that they are not supported.",
+                "FoundationDB's fdbcli for one database: get, set, clear, clearrange, getrange,",
+                "getrangekeys, getversion, writemode, begin/commit/rollback/reset, option,",
+                "status [minimal|details|json], help, exit; keys and values quoted and",
+                "escaped as in fdbcli (`help escaping' in the shell). Commands that manage a",
+                "FoundationDB cluster (configure, exclude, kill, tenant, ...) answer that they",
+                "are not supported.",
                 "",
-                "The database: --dir, --memory, or else FoundationDB's rules: -C FILE, then $FDB_CLUSTER_FILE,",
-                "./fdb.cluster, the platform's default; $STRATA_DATABASE (or -Dstrata.database) before all of",
-                "them. A Strata connection string (strata:memory, strata:PATH) opens the engine; a FoundationDB one",
-                "opens the real cluster (needs libfdb_c)."},
+                "The database: --dir, --memory, or else FoundationDB's rules: -C FILE, then",
+                "$FDB_CLUSTER_FILE, ./fdb.cluster, the platform's default, with",
+                "$STRATA_DATABASE (or -Dstrata.database) before them all. A Strata connection",
+                "string (strata:memory, strata:PATH) opens the engine; a FoundationDB one opens",
+                "the real cluster (which needs libfdb_c)."},
         footer = {"", "History: $HOME/" + CliCommand.HISTORY_FILE + " (lines with writemode are not kept)."})
 public final class CliCommand implements Callable<Integer> {
     /** The history file's name in the user's home directory. */
