@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "cli",
         mixinStandardHelpOptions = true,
+        header = "FoundationDB's fdbcli shell for one database; --exec for scripts.",
         description = {
                 "FoundationDB's fdbcli for one database: get, set, clear, clearrange, getrange,",
                 "getrangekeys, getversion, writemode, begin/commit/rollback/reset, option,",
