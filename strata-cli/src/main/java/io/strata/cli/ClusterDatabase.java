@@ -1,4 +1,4 @@
-package io.strata.cli.bench;
+package io.strata.cli;
 
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDB;
@@ -7,13 +7,14 @@ import java.nio.file.Path;
 
 /**
  * The one place in the command line that touches {@link FDB}, whose static initializer
- * loads FoundationDB's native client: only {@code --cluster-file} reaches it, so every other
- * command runs without the library.
+ * loads FoundationDB's native client: only a command asked to reach a real FoundationDB
+ * cluster calls it, so every other command runs without the library.
  */
-final class ClusterDatabase {
+public final class ClusterDatabase {
     /** fdb-java 7.3's API version. */
-    static final int API_VERSION = 730;
-    static final String NO_CLIENT_LIBRARY =
+    public static final int API_VERSION = 730;
+    /** What a command says when the native client is missing and {@code --cluster-file} asked for it. */
+    public static final String NO_CLIENT_LIBRARY =
             "The FoundationDB client library (libfdb_c) must be installed to use --cluster-file.";
 
     private ClusterDatabase() {}
@@ -25,7 +26,7 @@ final class ClusterDatabase {
      *                      ({@link UnsatisfiedLinkError}, or {@link NoClassDefFoundError} on a
      *                      later attempt in the same JVM)
      */
-    static Database open(Path clusterFile) {
+    public static Database open(Path clusterFile) {
         return FDB.selectAPIVersion(API_VERSION).open(clusterFile.toString());
     }
 }

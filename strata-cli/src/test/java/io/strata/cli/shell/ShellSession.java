@@ -1,0 +1,53 @@
+package io.strata.cli.shell;
+
+import com.apple.foundationdb.Database;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/**
+ * A shell driven by a test: lines in, the stdout and stderr of each line out, on a database the
+ * test owns.
+ */
+final class ShellSession implements AutoCloseable {
+    /** What one line printed, and whether it failed (fdbcli's {@code is_error}). */
+    record Output(String out, String err, boolean failed, Shell.Outcome outcome) {}
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private final Shell shell;
+
+    ShellSession(Database db) {
+        this(db, false, null);
+    }
+
+    ShellSession(Database db, boolean execMode, StatusCommand.Source status) {
+        shell = new Shell(db, new PrintWriter(out), new PrintWriter(err), execMode, status);
+    }
+
+    /** Runs {@code line} and returns what it alone printed. */
+    Output run(String line) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        Shell.Outcome outcome = shell.runLine(line);
+        return new Output(out.toString(), err.toString(), shell.lastLineFailed(), outcome);
+    }
+
+    /** Runs {@code line}, which must succeed, and returns its stdout. */
+    String ok(String line) {
+        Output o = run(line);
+        if (o.failed() || !o.err().isEmpty()) {
+            throw new AssertionError("`" + line + "' failed: " + o);
+        }
+        return o.out();
+    }
+
+    Shell shell() {
+        return shell;
+    }
+
+    @Override
+    public void close() {
+        shell.close();
+    }
+}
