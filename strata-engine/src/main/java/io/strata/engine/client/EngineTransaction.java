@@ -5,6 +5,7 @@ import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyArrayResult;
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.StreamingMode;
@@ -81,7 +82,8 @@ import java.util.function.Supplier;
  * beside it: key and value rules in {@link KeyRules}, the conflict range of a read in
  * {@link ReadConflicts}, retry arithmetic in {@link RetryBackoff}, the trip to the commit
  * pipeline in {@link CommitDelivery}, per-watch bookkeeping in {@link TransactionWatches}
- * (guarded by this monitor), and calls that reduce to others in {@link TransactionOverloads}.
+ * (guarded by this monitor), what a mapped range batch reads in {@link MappedRangeRead} and
+ * {@link Mapper}, and calls that reduce to others in {@link TransactionOverloads}.
  */
 final class EngineTransaction extends TransactionOverloads {
 
@@ -160,6 +162,13 @@ final class EngineTransaction extends TransactionOverloads {
                 if (code == TxOptions.READ_YOUR_WRITES_DISABLE && (readIssued || !mutations.isEmpty() || !writeConflicts.isEmpty())) {
                     // FoundationDB refuses to switch read-your-writes off once reads or writes were made.
                     throw FdbError.CLIENT_INVALID_OPERATION.exception("read_your_writes_disable must be set before any read or write");
+                }
+                if (code == TxOptions.READ_YOUR_WRITES_DISABLE) {
+                    // What read conflict ranges there are now, RYW recorded itself (explicit ranges,
+                    // mapped range reads); a commit with read-your-writes off sends only NativeAPI's
+                    // (RYWImpl::commit), so they are dropped. No write conflict range exists yet.
+                    readConflicts.clear();
+                    conflictBytes = 0;
                 }
                 if (code == TxOptions.INITIALIZE_NEW_DATABASE) {
                     // NativeAPI Transaction::setOption: refused once there is a read version,
@@ -369,6 +378,15 @@ final class EngineTransaction extends TransactionOverloads {
      * the write map as it was when the read was issued, for read-your-writes.
      */
     private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
+        return readAtVersion(read, true);
+    }
+
+    /**
+     * {@link #readAtVersion(BiFunction)}; {@code marksRead} false for a read RYW does not
+     * count as one when refusing {@code read_your_writes_disable} (a mapped range read, which
+     * goes around RYW's cache and its {@code reading} futures).
+     */
+    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read, boolean marksRead) {
         CompletableFuture<T> result;
         WriteMap seen;
         synchronized (this) {
@@ -377,7 +395,9 @@ final class EngineTransaction extends TransactionOverloads {
             if (e != null) {
                 return CompletableFuture.failedFuture(e);
             }
-            readIssued = true;
+            if (marksRead) {
+                readIssued = true;
+            }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
                 WriteMap now = writes;
@@ -690,7 +710,129 @@ final class EngineTransaction extends TransactionOverloads {
     AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        return new RangeIterable(this, begin, end, limit, reverse, mode, snapshot);
+        return RangeIterable.keyValues(this, begin, end, limit, reverse, mode, snapshot);
+    }
+
+    /**
+     * fdb-java's {@code getMappedRange}, serializable only (its snapshot view throws, see
+     * {@link SnapshotView}). Batches are read by {@link #readMappedRange}.
+     */
+    @Override
+    public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse,
+                                                        StreamingMode mode) {
+        if (mapper == null) {
+            throw new IllegalArgumentException("Mapper must be non-null"); // FDBTransaction.getMappedRange
+        }
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode);
+    }
+
+    /**
+     * One batch of a mapped range read, as RYW's {@code getMappedRange} serves it:
+     * <ol>
+     * <li>the special key space is refused with {@code client_invalid_operation}, before anything
+     *     else; then the checks of every range read (used during commit, reset, keys past the
+     *     readable space, limits);</li>
+     * <li>an inverted range is empty; with {@code read_your_writes_disable} the read is
+     *     {@code unsupported_operation};</li>
+     * <li>the batch is read from the database at the read version, not from the transaction's
+     *     writes ({@link MappedRangeRead});</li>
+     * <li>{@code addConflictRangeAndMustUnmodified}: the primary range the batch depended on, then
+     *     each row's secondary range, is added as a read conflict range — and if one of them meets
+     *     a key or range this transaction wrote, the read fails with
+     *     {@code get_mapped_range_reads_your_writes} (2039), the ranges added before it staying,
+     *     as in RYW.</li>
+     * </ol>
+     * The batch does not count as a read for {@code read_your_writes_disable}: RYW reads it
+     * around its cache.
+     *
+     * @param limit what is left of fdb-java's row limit: 0 none, -1 the native "unlimited"
+     * @param iteration fdb-java's batch count, from 1, which sizes ITERATOR batches
+     */
+    CompletableFuture<MappedRangeRead.Result> readMappedRange(KeySelector begin, KeySelector end, byte[] callersMapper, int limit,
+                                                             StreamingMode mode, int iteration, boolean reverse) {
+        int targetBytes = MappedRangeRead.targetBytes(mode, iteration);
+        int rows = limit == 0 ? RangeIterable.NATIVE_UNLIMITED : limit; // fdb_c: 0 is unlimited
+        KeySelector b;
+        KeySelector en;
+        synchronized (this) {
+            checkOpen();
+            if (inSpecialKeySpace(begin.getKey()) && inSpecialKeySpaceOrAtItsEnd(end.getKey())) {
+                return CompletableFuture.failedFuture(FdbError.CLIENT_INVALID_OPERATION.exception("getMappedRange does not read the special key space"));
+            }
+            FDBException e = blockingError();
+            if (e != null) {
+                return CompletableFuture.failedFuture(e);
+            }
+            byte[] maxKey = maxReadKey();
+            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
+                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            }
+            if (rows < RangeIterable.NATIVE_UNLIMITED) {
+                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
+            }
+            b = KeyRules.ownWithoutOrEqual(begin);
+            en = KeyRules.ownWithoutOrEqual(end);
+            if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
+                return CompletableFuture.completedFuture(MappedRangeRead.Result.EMPTY);
+            }
+            if (options.readYourWritesDisabled) {
+                return CompletableFuture.failedFuture(FdbError.UNSUPPORTED_OPERATION.exception(
+                        "getMappedRange needs read-your-writes (read_your_writes_disable is set)"));
+            }
+        }
+        byte[] mapper = callersMapper.clone(); // fdb-java's JNI call reads the array now
+        return readAtVersion((Long version, WriteMap seen) -> {
+            // RYW reads through to NativeAPI (readThrough, Snapshot::True): no own writes.
+            ReadView stored = new ReadView(engine.store(), version, null, maxReadKey());
+            MappedRangeRead.Result r = MappedRangeRead.read(stored, b, en, mapper, rows, targetBytes, reverse);
+            // The check runs when the result arrives, against the writes made by then.
+            byte[][] primary = ReadConflicts.ofRange(b, en, r.primary(), reverse, maxReadKey());
+            addUnmodifiedReadConflict(primary[0], primary[1]);
+            for (byte[][] secondary : r.secondaryConflicts()) {
+                addUnmodifiedReadConflict(secondary[0], secondary[1]);
+            }
+            if (r.pointReads()) {
+                throw FdbError.UNSUPPORTED_OPERATION.exception("getMappedRange with a mapper that does not end in \"{...}\": "
+                        + "FoundationDB 7.3's C binding cannot hand fdb-java the point reads it maps to");
+            }
+            return r;
+        }, false);
+    }
+
+    /** {@code specialKeys.contains(key)}: {@code [\xff\xff, \xff\xff\xff)}. */
+    private static boolean inSpecialKeySpace(byte[] key) {
+        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) < 0;
+    }
+
+    private static boolean inSpecialKeySpaceOrAtItsEnd(byte[] key) {
+        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) <= 0;
+    }
+
+    private static final byte[] SPECIAL_KEYS_END = {(byte) 0xff, (byte) 0xff, (byte) 0xff};
+
+    /**
+     * RYW's {@code updateConflictMap<mustUnmodified = true>} of {@code [begin, end)}: the range is
+     * added as a read conflict range unless it meets this transaction's writes; if it does, the
+     * part before the first write is added (RYW counting the whole range's size in its
+     * approximate size, as it does for each piece) and the read fails with 2039.
+     */
+    private void addUnmodifiedReadConflict(byte[] begin, byte[] end) {
+        assert Thread.holdsLock(this);
+        byte[] written = writes.firstWriteIn(begin, end);
+        if (written == null) {
+            if (ByteKeys.compare(begin, end) < 0) {
+                recordReadConflict(begin, end);
+            }
+            return;
+        }
+        if (ByteKeys.compare(begin, written) < 0) {
+            readConflicts.add(begin, written);
+            conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + written.length;
+            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
+        }
+        throw FdbError.GET_MAPPED_RANGE_READS_YOUR_WRITES.exception();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.strata.engine.client;
 
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.async.AsyncIterable;
 import com.apple.foundationdb.async.AsyncIterator;
@@ -16,14 +17,19 @@ import java.util.concurrent.CompletionException;
 
 /**
  * A range read, run when iterated — each {@link #iterator()} or {@link #asList()} reads
- * afresh, as fdb-java's {@code RangeQuery} does.
+ * afresh, as fdb-java's {@code RangeQuery} and {@code MappedRangeQuery} do (the two share one
+ * protocol; only what a batch holds differs, which {@link Source} supplies).
  *
  * <p>The iterator follows {@code RangeQuery}'s protocol: it issues its first batch read when
  * it is created (so writes made after {@code iterator()} are not in that batch), and the
- * read of the following batch when the first row of a batch is taken. Batch sizes follow the
- * streaming mode; each batch continues after the last key of the previous one and adds its
- * own read conflict range, so an iteration abandoned early conflicts only on what it read,
- * as on a real cluster. {@code remove()} clears the last key returned.
+ * read of the following batch when the first row of a batch is taken. Each batch continues
+ * after the last key of the previous one and adds its own read conflict range, so an
+ * iteration abandoned early conflicts only on what it read, as on a real cluster.
+ * {@code remove()} clears the last key returned.
+ *
+ * <p>How much a batch holds is the source's: plain ranges count rows (the streaming mode's
+ * chunk, {@link #rowsToAsk}); mapped ranges follow FoundationDB's byte targets
+ * ({@link MappedRangeRead}).
  *
  * <p>{@link #asList()} does what fdb-java's does: ITERATOR mode becomes WANT_ALL without a
  * limit and EXACT with one; EXACT reads once, any other mode collects the iterator.
@@ -32,7 +38,7 @@ import java.util.concurrent.CompletionException;
  * EXACT refuses, and which stops fdb-java's iterator after its first batch), and anything
  * below -1 fails with {@code range_limits_invalid}.
  */
-final class RangeIterable implements AsyncIterable<KeyValue> {
+final class RangeIterable<T> implements AsyncIterable<T> {
     /** First chunk of ITERATOR mode; it doubles up to {@link #MAX_CHUNK} as iteration goes on. */
     static final int FIRST_ITERATOR_CHUNK = 256;
     /** Largest chunk: bounds the memory one read step holds. */
@@ -40,64 +46,167 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
     /** The native client's ROW_LIMIT_UNLIMITED, reachable through fdb-java's int limits. */
     static final int NATIVE_UNLIMITED = -1;
 
+    /** What one read returns: its rows, and whether the range may go on after the last. */
+    interface Batch<T> {
+        List<T> rows();
+
+        boolean more();
+    }
+
+    /** Where the batches come from, and how a row is handed out. */
+    interface Source<T> {
+        /**
+         * One batch, asked for as fdb-java asks its transaction: {@code limit} is what is left of
+         * the caller's row limit (0 none, -1 the native "unlimited", below -1 invalid),
+         * {@code iteration} counts the batches from 1.
+         */
+        CompletableFuture<? extends Batch<T>> read(KeySelector begin, KeySelector end, int limit, StreamingMode mode, int iteration,
+                                                   boolean reverse);
+
+        /** The row's key, where the next batch goes on from. */
+        byte[] keyOf(T row);
+
+        /** The row as the caller gets it: arrays of its own, as from fdb-java. The batch keeps the store's. */
+        T ownCopy(T row);
+    }
+
+    private final Source<T> source;
     private final EngineTransaction tx;
     private final KeySelector begin;
     private final KeySelector end;
     private final int limit;
     private final boolean reverse;
     private final StreamingMode mode;
-    private final boolean snapshot;
 
-    RangeIterable(EngineTransaction tx, KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot) {
+    private RangeIterable(Source<T> source, EngineTransaction tx, KeySelector begin, KeySelector end, int limit, boolean reverse,
+                          StreamingMode mode) {
+        this.source = source;
         this.tx = tx;
         this.begin = begin;
         this.end = end;
         this.limit = limit;
         this.reverse = reverse;
         this.mode = mode == null ? StreamingMode.ITERATOR : mode;
-        this.snapshot = snapshot;
+    }
+
+    /** {@code getRange}: batches of the streaming mode's row chunk, from the transaction's read-your-writes view. */
+    static RangeIterable<KeyValue> keyValues(EngineTransaction tx, KeySelector begin, KeySelector end, int limit, boolean reverse,
+                                             StreamingMode mode, boolean snapshot) {
+        Source<KeyValue> source = new Source<>() {
+            @Override
+            public CompletableFuture<ReadView.Rows> read(KeySelector b, KeySelector e, int rowLimit, StreamingMode m, int iteration,
+                                                         boolean rev) {
+                return tx.readRange(b, e, rowsToAsk(rowLimit, m, iteration), rev, snapshot);
+            }
+
+            @Override
+            public byte[] keyOf(KeyValue row) {
+                return row.getKey();
+            }
+
+            @Override
+            public KeyValue ownCopy(KeyValue kv) {
+                return new KeyValue(kv.getKey().clone(), kv.getValue().clone());
+            }
+        };
+        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode);
+    }
+
+    /**
+     * {@code getMappedRange}: batches as FoundationDB sizes them ({@link MappedRangeRead}).
+     * {@code mapper} is the caller's array, read at each batch as fdb-java's JNI call reads it.
+     */
+    static RangeIterable<MappedKeyValue> mapped(EngineTransaction tx, KeySelector begin, KeySelector end, byte[] mapper, int limit,
+                                                boolean reverse, StreamingMode mode) {
+        Source<MappedKeyValue> source = new Source<>() {
+            @Override
+            public CompletableFuture<MappedRangeRead.Result> read(KeySelector b, KeySelector e, int rowLimit, StreamingMode m,
+                                                                  int iteration, boolean rev) {
+                return tx.readMappedRange(b, e, mapper, rowLimit, m, iteration, rev);
+            }
+
+            @Override
+            public byte[] keyOf(MappedKeyValue row) {
+                return row.getKey();
+            }
+
+            @Override
+            public MappedKeyValue ownCopy(MappedKeyValue m) {
+                List<KeyValue> found = m.getRangeResult();
+                List<KeyValue> copies = new ArrayList<>(found.size());
+                for (KeyValue kv : found) {
+                    copies.add(new KeyValue(kv.getKey().clone(), kv.getValue().clone()));
+                }
+                return new MappedKeyValue(m.getKey().clone(), m.getValue().clone(), m.getRangeBegin().clone(),
+                        m.getRangeEnd().clone(), copies);
+            }
+        };
+        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode);
+    }
+
+    /**
+     * The rows a plain range batch asks for: the streaming mode's chunk for this iteration,
+     * capped by what the limit leaves (none for 0 and -1); a limit below -1 goes through as is,
+     * for the transaction to refuse.
+     */
+    static int rowsToAsk(int limit, StreamingMode mode, int iteration) {
+        if (limit < NATIVE_UNLIMITED) {
+            return limit;
+        }
+        int chunk = chunk(mode, iteration);
+        int cap = limit > 0 ? limit : 0;
+        int want = chunk == 0 ? cap : (cap == 0 ? chunk : Math.min(chunk, cap));
+        if (want == 0 && limit == NATIVE_UNLIMITED) {
+            want = NATIVE_UNLIMITED;
+        }
+        return want;
+    }
+
+    /** The streaming mode's first chunk, doubled for each later batch up to {@link #MAX_CHUNK}; 0 for one unlimited batch. */
+    private static int chunk(StreamingMode m, int iteration) {
+        int first = firstChunk(m);
+        if (first == 0) {
+            return 0;
+        }
+        long c = first;
+        for (int i = 1; i < iteration && c < MAX_CHUNK; i++) {
+            c *= 2;
+        }
+        return (int) Math.min(c, MAX_CHUNK);
     }
 
     /** One read as the native client takes it: EXACT needs a row limit, then the transaction validates the rest. */
-    private CompletableFuture<ReadView.Rows> read(KeySelector b, KeySelector e, int rows, StreamingMode m) {
+    private CompletableFuture<? extends Batch<T>> read(KeySelector b, KeySelector e, int rows, StreamingMode m, int iteration) {
         if (m == StreamingMode.EXACT && (rows == 0 || rows == NATIVE_UNLIMITED)) {
             return CompletableFuture.failedFuture(FdbError.EXACT_MODE_WITHOUT_LIMITS.exception());
         }
-        return tx.readRange(b, e, rows, reverse, snapshot);
+        return source.read(b, e, rows, m, iteration, reverse);
     }
 
     @Override
-    public CompletableFuture<List<KeyValue>> asList() {
+    public CompletableFuture<List<T>> asList() {
         StreamingMode m = mode;
         if (m == StreamingMode.ITERATOR) {
             m = limit == 0 ? StreamingMode.WANT_ALL : StreamingMode.EXACT;
         }
         if (m == StreamingMode.EXACT) {
-            return read(begin, end, limit, m).thenApply(rows -> ownCopies(rows.rows()));
+            return read(begin, end, limit, m, 1).thenApply(batch -> ownCopies(batch.rows()));
         }
-        CompletableFuture<List<KeyValue>> result = new CompletableFuture<>();
+        CompletableFuture<List<T>> result = new CompletableFuture<>();
         collect(new ChunkIterator(m), new ArrayList<>(), result);
         return result;
     }
 
-    /**
-     * What the caller gets: its own arrays, as from fdb-java. The rows themselves keep the
-     * store's, which the iterator goes on from.
-     */
-    private static KeyValue ownCopy(KeyValue kv) {
-        return new KeyValue(kv.getKey().clone(), kv.getValue().clone());
-    }
-
-    private static List<KeyValue> ownCopies(List<KeyValue> rows) {
-        List<KeyValue> out = new ArrayList<>(rows.size());
-        for (KeyValue kv : rows) {
-            out.add(ownCopy(kv));
+    private List<T> ownCopies(List<T> rows) {
+        List<T> out = new ArrayList<>(rows.size());
+        for (T row : rows) {
+            out.add(source.ownCopy(row));
         }
         return out;
     }
 
     /** Drains {@code it} into {@code out} without blocking a thread. */
-    private static void collect(AsyncIterator<KeyValue> it, List<KeyValue> out, CompletableFuture<List<KeyValue>> result) {
+    private static <T> void collect(AsyncIterator<T> it, List<T> out, CompletableFuture<List<T>> result) {
         while (true) {
             CompletableFuture<Boolean> has = it.onHasNext();
             if (!has.isDone() || has.isCompletedExceptionally()) {
@@ -122,7 +231,7 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
     }
 
     @Override
-    public AsyncIterator<KeyValue> iterator() {
+    public AsyncIterator<T> iterator() {
         return new ChunkIterator(mode);
     }
 
@@ -141,15 +250,16 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
      * {@code AsyncRangeIterator}: {@code current} is being consumed, {@code following} is a
      * batch that arrived before {@code current} was used up.
      */
-    private final class ChunkIterator implements AsyncIterator<KeyValue> {
+    private final class ChunkIterator implements AsyncIterator<T> {
         private final StreamingMode batchMode;
         private final boolean rowsLimited = limit != 0;
         private KeySelector nextBegin = begin;
         private KeySelector nextEnd = end;
         private int rowsRemaining = limit;
-        private int chunk;
-        private ReadView.Rows current;
-        private ReadView.Rows following;
+        /** Batches asked for so far: fdb-java's {@code iteration}, which ITERATOR mode sizes batches by. */
+        private int iteration;
+        private Batch<T> current;
+        private Batch<T> following;
         private int index;
         private CompletableFuture<Boolean> nextFuture;
         private byte[] prevKey;
@@ -157,7 +267,6 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
 
         ChunkIterator(StreamingMode batchMode) {
             this.batchMode = batchMode;
-            this.chunk = firstChunk(batchMode);
             synchronized (this) {
                 startFetch();
             }
@@ -172,53 +281,40 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
             if (cancelled || (current != null && currentIsLast())) {
                 return;
             }
-            // Rows to ask for: the batch size, capped by what the limit leaves (none for 0 and -1);
-            // a limit below -1 goes through as is, for the transaction to refuse.
-            int want;
-            if (rowsRemaining < NATIVE_UNLIMITED) {
-                want = rowsRemaining;
-            } else {
-                int cap = rowsLimited && rowsRemaining > 0 ? rowsRemaining : 0;
-                want = chunk == 0 ? cap : (cap == 0 ? chunk : Math.min(chunk, cap));
-                if (want == 0 && rowsRemaining == NATIVE_UNLIMITED) {
-                    want = NATIVE_UNLIMITED;
-                }
-            }
-            if (chunk > 0) {
-                chunk = Math.min(chunk * 2, MAX_CHUNK);
-            }
             CompletableFuture<Boolean> promise = new CompletableFuture<>();
             nextFuture = promise;
+            // fdb-java passes what is left of the limit (0 when there is none) and the iteration.
             // May complete at once, running fetched() here under this (reentrant) lock.
-            read(nextBegin, nextEnd, want, batchMode).whenComplete((rows, error) -> fetched(promise, rows, error));
+            read(nextBegin, nextEnd, rowsLimited ? rowsRemaining : 0, batchMode, ++iteration)
+                    .whenComplete((rows, error) -> fetched(promise, rows, error));
         }
 
-        private void fetched(CompletableFuture<Boolean> promise, ReadView.Rows rows, Throwable error) {
+        private void fetched(CompletableFuture<Boolean> promise, Batch<T> batch, Throwable error) {
             if (error != null) {
                 promise.completeExceptionally(EngineTransaction.unwrap(error));
                 return;
             }
-            if (rows.rows().isEmpty()) {
+            if (batch.rows().isEmpty()) {
                 promise.complete(false);
                 return;
             }
             synchronized (this) {
-                List<KeyValue> r = rows.rows();
+                List<T> r = batch.rows();
                 if (rowsLimited) {
                     rowsRemaining -= r.size();
                 }
-                byte[] last = r.get(r.size() - 1).getKey();
+                byte[] last = source.keyOf(r.get(r.size() - 1));
                 if (reverse) {
                     nextEnd = KeySelector.firstGreaterOrEqual(last);
                 } else {
                     nextBegin = KeySelector.firstGreaterThan(last);
                 }
                 if (current == null || index == current.rows().size()) {
-                    current = rows;
+                    current = batch;
                     following = null;
                     index = 0;
                 } else {
-                    following = rows;
+                    following = batch;
                 }
             }
             promise.complete(true);
@@ -244,7 +340,7 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
         }
 
         @Override
-        public KeyValue next() {
+        public T next() {
             CompletableFuture<Boolean> has;
             synchronized (this) {
                 if (cancelled) {
@@ -252,8 +348,8 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                 }
                 if (current != null && index < current.rows().size()) {
                     boolean firstOfBatch = index == 0;
-                    KeyValue kv = current.rows().get(index++);
-                    prevKey = kv.getKey();
+                    T row = current.rows().get(index++);
+                    prevKey = source.keyOf(row);
                     if (index == current.rows().size() && following != null) {
                         current = following;
                         following = null;
@@ -262,7 +358,7 @@ final class RangeIterable implements AsyncIterable<KeyValue> {
                     if (firstOfBatch) {
                         startFetch();
                     }
-                    return ownCopy(kv);
+                    return source.ownCopy(row);
                 }
                 has = onHasNext();
             }

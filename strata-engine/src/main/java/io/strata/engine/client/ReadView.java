@@ -100,10 +100,26 @@ final class ReadView {
      * selectors, shared as in RYW's {@code getRangeValue} (readThroughEnd only counts when
      * the limit did not stop the read).
      */
-    record Rows(List<KeyValue> rows, boolean more, boolean readToBegin, boolean readThroughEnd) {}
+    record Rows(List<KeyValue> rows, boolean more, boolean readToBegin, boolean readThroughEnd) implements RangeIterable.Batch<KeyValue> {}
 
     /** Reads {@code [resolve(begin), resolve(end))}, at most {@code limit} rows (0 = all). */
     Rows range(KeySelector begin, KeySelector end, int limit, boolean reverse) {
+        return range(begin, end, limit, 0, reverse);
+    }
+
+    /**
+     * What a storage server's {@code readRange} charges a row against a byte limit:
+     * {@code sizeof(KeyValueRef)} (two 12-byte {@code StringRef}s) besides its key and value.
+     */
+    static final int ROW_BYTES = 24;
+
+    /**
+     * As {@link #range(KeySelector, KeySelector, int, boolean)}, also stopping once the rows
+     * read cost {@code byteLimit} bytes ({@link #ROW_BYTES} plus key and value each; 0 = no
+     * byte limit), as a storage server's {@code readRange} stops: the row that reaches the
+     * limit is included, and the read reports more rows whether or not any follow.
+     */
+    Rows range(KeySelector begin, KeySelector end, int limit, int byteLimit, boolean reverse) {
         Resolved b = rangeEnd(begin);
         Resolved e = rangeEnd(end);
         List<KeyValue> rows = new ArrayList<>();
@@ -111,15 +127,32 @@ final class ReadView {
         if (ByteKeys.compare(b.key(), e.key()) < 0) {
             Cursor c = new Cursor(b.key(), e.key(), reverse);
             KeyValue kv;
+            long bytes = 0;
             while ((kv = c.next()) != null) {
                 rows.add(kv);
                 if (limit > 0 && rows.size() == limit) {
                     more = true;
                     break;
                 }
+                if (byteLimit > 0) {
+                    bytes += ROW_BYTES + kv.getKey().length + kv.getValue().length;
+                    if (bytes >= byteLimit) {
+                        more = true;
+                        break;
+                    }
+                }
             }
         }
         return new Rows(rows, more, b.readToBegin() || e.readToBegin(), !more && (b.readThroughEnd() || e.readThroughEnd()));
+    }
+
+    /**
+     * Whether the selectors resolve to an empty range: a storage server then answers at once,
+     * without looking at the request any further ({@code begin >= end} in {@code getKeyValuesQ}
+     * and {@code getMappedKeyValuesQ}).
+     */
+    boolean resolvesEmpty(KeySelector begin, KeySelector end) {
+        return ByteKeys.compare(rangeEnd(begin).key(), rangeEnd(end).key()) >= 0;
     }
 
     /**

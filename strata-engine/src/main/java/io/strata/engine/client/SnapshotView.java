@@ -71,9 +71,13 @@ final class SnapshotView extends ReadOverloads {
         return tx.getKey(selector, true);
     }
 
+    /**
+     * fdb-java refuses a snapshot mapped read itself, before reaching the native client (whose
+     * RYW would fail it with {@code unsupported_operation}): {@code FDBTransaction.ReadSnapshot}.
+     */
     @Override
     public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse, StreamingMode mode) {
-        return Unsupported.mappedRange();
+        throw new UnsupportedOperationException("getMappedRange is only supported in serializable");
     }
 
     @Override

@@ -1,13 +1,9 @@
 package io.strata.engine.client;
 
 import com.apple.foundationdb.KeyRangeArrayResult;
-import com.apple.foundationdb.KeySelector;
-import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
-import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
-import com.apple.foundationdb.async.AsyncIterable;
 import io.strata.engine.util.ByteKeys;
 
 import java.util.concurrent.CompletableFuture;
@@ -24,11 +20,6 @@ import java.util.function.Function;
  * of these does, except through the primitive calls, which keep their own synchronization.
  */
 abstract class TransactionOverloads extends ReadOverloads implements Transaction {
-
-    @Override
-    public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse, StreamingMode mode) {
-        return Unsupported.mappedRange();
-    }
 
     @Override
     public CompletableFuture<KeyRangeArrayResult> getBlobGranuleRanges(byte[] begin, byte[] end, int rowLimit) {

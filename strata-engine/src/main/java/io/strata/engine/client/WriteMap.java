@@ -259,6 +259,35 @@ final class WriteMap {
         }
     }
 
+    /**
+     * Where {@code [begin, end)} first meets a write of this transaction — a written key or a
+     * cleared interval: in FoundationDB's write map, a segment other than an unmodified range —
+     * or null when it meets none. Ranges a versionstamped key may land in, and write conflict
+     * ranges, are unmodified segments there, so they do not count. For an empty range
+     * ({@code begin >= end}), RYW's {@code updateConflictMap} looks only at the segment holding
+     * {@code begin} when that segment starts before it: {@code begin} is returned when a cleared
+     * interval holds it strictly inside.
+     */
+    byte[] firstWriteIn(byte[] begin, byte[] end) {
+        Map.Entry<byte[], byte[]> holding = cleared.floorEntry(begin);
+        if (holding != null && ByteKeys.compare(holding.getValue(), begin) > 0) {
+            boolean startsBefore = ByteKeys.compare(holding.getKey(), begin) < 0;
+            return ByteKeys.compare(begin, end) < 0 || startsBefore ? begin : null;
+        }
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return null;
+        }
+        byte[] first = entries.isEmpty() ? null : entries.sorted().ceilingKey(begin);
+        if (first != null && ByteKeys.compare(first, end) >= 0) {
+            first = null;
+        }
+        byte[] clear = cleared.ceilingKey(begin);
+        if (clear != null && ByteKeys.compare(clear, end) < 0 && (first == null || ByteKeys.compare(clear, first) < 0)) {
+            first = clear;
+        }
+        return first;
+    }
+
     /** Receives a key range {@code [begin, end)}. */
     @FunctionalInterface
     interface RangeConsumer {

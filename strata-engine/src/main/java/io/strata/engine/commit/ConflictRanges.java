@@ -55,6 +55,13 @@ public final class ConflictRanges {
         ends[size++] = end;
     }
 
+    /** Removes every range. */
+    public void clear() {
+        Arrays.fill(begins, 0, size, null);
+        Arrays.fill(ends, 0, size, null);
+        size = 0;
+    }
+
     public int size() {
         return size;
     }

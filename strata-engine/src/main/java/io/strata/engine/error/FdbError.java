@@ -33,6 +33,14 @@ public enum FdbError {
     TRANSACTION_INVALID_VERSION(2020, "Transaction does not have a valid commit version"),
     NO_COMMIT_VERSION(2021, "Transaction is read-only and therefore does not have a commit version"),
     TRANSACTION_READ_ONLY(2023, "Attempted to commit a transaction specified as read-only"),
+    // getMappedRange (raised by the storage server's mapper and by RYW; see MappedRangeRead)
+    MAPPER_BAD_INDEX(2030, "The index in K[] or V[] is not a valid number or out of range"),
+    /** FoundationDB's name keeps its misspelling ({@code mapper_bad_range_decriptor}). */
+    MAPPER_BAD_RANGE_DECRIPTOR(2032, "\"{...}\" must be the last element of the mapper tuple"),
+    GET_MAPPED_RANGE_READS_YOUR_WRITES(2039, "getMappedRange tries to read data that were previously written in the transaction"),
+    KEY_NOT_TUPLE(2041, "The key cannot be parsed as a tuple"),
+    VALUE_NOT_TUPLE(2042, "The value cannot be parsed as a tuple"),
+    MAPPER_NOT_TUPLE(2043, "The mapper cannot be parsed as a tuple"),
     TRANSACTION_TOO_LARGE(2101, "Transaction exceeds byte limit"),
     KEY_TOO_LARGE(2102, "Key length exceeds limit"),
     VALUE_TOO_LARGE(2103, "Value length exceeds limit"),
@@ -40,7 +48,8 @@ public enum FdbError {
     TOO_MANY_TAGS(2109, "Too many tags set on transaction"),
     TAG_TOO_LONG(2110, "Tag set on transaction is too long"),
     TENANTS_DISABLED(2136, "Tenants have been disabled in the cluster"),
-    EXACT_MODE_WITHOUT_LIMITS(2210, "EXACT streaming mode requires limits, but none were given");
+    EXACT_MODE_WITHOUT_LIMITS(2210, "EXACT streaming mode requires limits, but none were given"),
+    INTERNAL_ERROR(4100, "An internal error occurred");
 
     private final int code;
     private final String message;

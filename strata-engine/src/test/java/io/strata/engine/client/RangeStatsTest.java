@@ -8,11 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.KeyArrayResult;
 import com.apple.foundationdb.KeySelector;
-import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.Range;
-import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
-import com.apple.foundationdb.async.AsyncIterable;
 import io.strata.Strata;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -145,17 +142,6 @@ class RangeStatsTest {
     void splitPointsRefuseInvertedAndSystemRanges() {
         assertThat(errorCode(tr.getRangeSplitPoints(b("l"), b("k"), 100))).isEqualTo(2005);
         assertThat(errorCode(tr.getRangeSplitPoints(b("k"), b("\u00ff\u0001"), 100))).isEqualTo(2004);
-    }
-
-    @Test
-    void mappedRangeIsUnsupported() {
-        AsyncIterable<MappedKeyValue> r = tr.getMappedRange(KeySelector.firstGreaterOrEqual(b("k")),
-                KeySelector.firstGreaterOrEqual(b("l")), b("mapper"), 0, false, StreamingMode.WANT_ALL);
-        assertThat(errorCode(r.asList())).isEqualTo(2108);
-        assertThat(errorCode(() -> r.iterator().hasNext())).isEqualTo(2108);
-        AsyncIterable<MappedKeyValue> snap = tr.snapshot().getMappedRange(KeySelector.firstGreaterOrEqual(b("k")),
-                KeySelector.firstGreaterOrEqual(b("l")), b("mapper"), 0, false, StreamingMode.WANT_ALL);
-        assertThat(errorCode(snap.asList())).isEqualTo(2108);
     }
 
     @Test
