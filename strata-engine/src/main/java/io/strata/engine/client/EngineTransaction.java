@@ -708,9 +708,15 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot) {
+        return range(begin, end, limit, reverse, mode, snapshot, null);
+    }
+
+    /** A range read whose batches and rows {@code events} counts (null: a transaction without a keeper). */
+    AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot,
+                                  RangeQueryEvents events) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        return RangeIterable.keyValues(this, begin, end, limit, reverse, mode, snapshot);
+        return RangeIterable.keyValues(this, begin, end, limit, reverse, mode, snapshot, events);
     }
 
     /**
@@ -720,12 +726,18 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse,
                                                         StreamingMode mode) {
+        return getMappedRange(begin, end, mapper, limit, reverse, mode, null);
+    }
+
+    /** A mapped range read whose batches and rows {@code events} counts (null: a transaction without a keeper). */
+    AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse,
+                                                 StreamingMode mode, RangeQueryEvents events) {
         if (mapper == null) {
             throw new IllegalArgumentException("Mapper must be non-null"); // FDBTransaction.getMappedRange
         }
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode);
+        return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode, events);
     }
 
     /**
