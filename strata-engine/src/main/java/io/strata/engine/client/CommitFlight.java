@@ -1,7 +1,8 @@
 package io.strata.engine.client;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One commit between {@code commit()} and the sequencer: it may be withdrawn until the
@@ -28,10 +29,21 @@ final class CommitFlight {
     private static final int TRAVELLING = 0;
     private static final int SUBMITTED = 1;
     private static final int WITHDRAWN = 2;
+    /** A field rather than an {@code AtomicInteger}: one object per commit, not two. */
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(CommitFlight.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** The future {@code commit()} returned. */
     final CompletableFuture<Void> result;
-    private final AtomicInteger state = new AtomicInteger(TRAVELLING);
+    /** {@link #TRAVELLING} (0, the default: no volatile write to set it) until submitted or withdrawn. */
+    private volatile int state;
 
     CommitFlight(CompletableFuture<Void> result) {
         this.result = result;
@@ -39,11 +51,11 @@ final class CommitFlight {
 
     /** Hands the commit to the sequencer: false if it was withdrawn first. */
     boolean submit() {
-        return state.compareAndSet(TRAVELLING, SUBMITTED);
+        return STATE.compareAndSet(this, TRAVELLING, SUBMITTED);
     }
 
     /** Withdraws the commit: false if the sequencer already has it, and will answer it. */
     boolean withdraw() {
-        return state.compareAndSet(TRAVELLING, WITHDRAWN) || state.get() == WITHDRAWN;
+        return STATE.compareAndSet(this, TRAVELLING, WITHDRAWN) || state == WITHDRAWN;
     }
 }

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code watch}, {@code cancel}, an {@code onError} given an {@code FDBException}, and the first
  * {@code close}. {@code set} and {@code clear} check for null arguments before counting, as
  * fdb-java does in Java; {@code getRangeSplitPoints} and {@code getBlobGranuleRanges} count
- * nothing (fdb-java forgot them); neither do the calls fdb-java answers in Java
+ * nothing (fdb-java does not count them); neither do the calls fdb-java answers in Java
  * ({@code getDatabase}, {@code snapshot}, the {@code run}/{@code read} contexts, an
  * {@code onError} given anything else). {@code get}, {@code getKey} and {@code getVersionstamp}
  * add the length of what they return to {@code BYTES_FETCHED} ({@link FetchedBytes}); range
