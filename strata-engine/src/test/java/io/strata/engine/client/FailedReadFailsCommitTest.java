@@ -166,6 +166,16 @@ class FailedReadFailsCommitTest {
     }
 
     @Test
+    void aFailedMappedRangeReadDoesNotCount() {
+        // RYW's getMappedRange does not add its result to reading.
+        Transaction tr = stale();
+        byte[] mapper = com.apple.foundationdb.tuple.Tuple.from("R", "{K[1]}", "{...}").pack();
+        assertThat(errorOf(tr.getMappedRange(KeySelector.firstGreaterOrEqual(b("a")), KeySelector.firstGreaterOrEqual(b("z")), mapper, 0,
+                false, StreamingMode.WANT_ALL).asList())).isEqualTo(1007);
+        assertCommits(tr);
+    }
+
+    @Test
     void aReadFailedByCancelFailsTheCommitThroughTheCancel() {
         db.close();
         db = Strata.builder().latency(LatencyModel.of(Duration.ofMillis(100), Duration.ZERO, Duration.ZERO)).inMemory();
