@@ -26,11 +26,16 @@ final class CommitDelivery {
     /**
      * Sends {@code request} and calls {@code finish} with the committed result, or with null
      * and the error the client must see. {@code finish} may run on the sequencer or the timer
-     * thread.
+     * thread. If {@code flight} is withdrawn before the request reaches the pipeline, nothing is
+     * submitted and {@code finish} is never called.
      */
-    static void deliver(Engine engine, CommitRequest request, FaultPolicy.Fault fault, BiConsumer<CommitResult, Throwable> finish) {
+    static void deliver(Engine engine, CommitRequest request, FaultPolicy.Fault fault, CommitFlight flight,
+                        BiConsumer<CommitResult, Throwable> finish) {
         long halfDelay = engine.latency().commitMicros() / 2;
         Runnable submit = () -> {
+            if (!flight.submit()) {
+                return; // withdrawn on the way: the transaction has failed its future
+            }
             switch (fault) {
                 case NOT_COMMITTED -> request.result().completeExceptionally(FdbError.NOT_COMMITTED.exception());
                 case UNKNOWN_RESULT_NOT_COMMITTED -> request.result().completeExceptionally(FdbError.COMMIT_UNKNOWN_RESULT.exception());

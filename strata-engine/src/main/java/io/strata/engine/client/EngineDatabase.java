@@ -109,11 +109,18 @@ public final class EngineDatabase implements Database {
         return createTransaction(e, eventKeeper);
     }
 
+    /**
+     * A transaction that records fdb-java's {@link EventKeeper.Events} in {@code eventKeeper}
+     * (see {@link CountedTransaction}), or records nothing when it is null — whatever keeper
+     * this database was opened with, as in fdb-java.
+     */
     @Override
     public Transaction createTransaction(Executor e, EventKeeper eventKeeper) {
         checkOpen();
-        return new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
+        EngineTransaction tx = new EngineTransaction(this, e, TxOptions.fromDefaults(defaults), System.nanoTime(), 0,
                 RetryBackoff.INITIAL_BACKOFF_MILLIS);
+        // Without a keeper, the bare transaction: instrumentation costs nothing when unused.
+        return eventKeeper == null ? tx : new CountedTransaction(tx, eventKeeper);
     }
 
     @Override

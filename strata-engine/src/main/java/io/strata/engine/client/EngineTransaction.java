@@ -56,14 +56,17 @@ import java.util.function.Supplier;
  *
  * <h2>Lifecycle</h2>
  * active → committing → committed / failed. {@code commit} first waits for the reads already
- * issued, then sends; from the moment it is called every operation but
+ * issued, then sends; a read that failed fails it with the read's error instead
+ * ({@link OutstandingReads}). From the moment it is called every operation but
  * {@code getReadVersion} and {@code getApproximateSize} is {@code used_during_commit} (2017);
  * it resets the transaction too unless {@code used_during_commit_protection_disable} is set,
  * which fdb-java does for a new transaction but not for a retry. {@code onError}
  * hands back a fresh transaction and closes this one, or fails with the reset error;
  * {@code cancel} and the timeout reset the transaction, failing everything pending and
- * future with 1025 / 1031; {@code close} makes any further use an
- * {@link IllegalStateException}, as fdb-java does for a disposed native object.
+ * future with 1025 / 1031 — except a commit the sequencer already has, which reports what the
+ * sequencer decides, while one still on its way is withdrawn ({@link CommitFlight});
+ * {@code close} makes any further use an {@link IllegalStateException}, as fdb-java does for a
+ * disposed native object.
  *
  * <h2>Arrays</h2>
  * fdb-java copies every array a call takes before the call returns, and every array a read
@@ -110,6 +113,10 @@ final class EngineTransaction extends TransactionOverloads {
     private final ConflictRanges writeConflicts = new ConflictRanges();
     private final TransactionWatches watches;
     private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
+    /** The reads a commit waits for, and the read failure it reports (RYW's {@code reading}). */
+    private final OutstandingReads reading = new OutstandingReads();
+    /** The commit from {@code commit()} until the sequencer has it; null before {@code commit()}. */
+    private CommitFlight commitFlight;
 
     private long readVersion = -1;
     private CompletableFuture<Long> readVersionFuture;
@@ -216,9 +223,15 @@ final class EngineTransaction extends TransactionOverloads {
             reset = error;
             toFail = new ArrayList<>(pending);
             pending.clear();
-            watches.drainFuturesInto(toFail);
-            if (versionstamp != null) {
-                toFail.add(versionstamp);
+            if (keepsCommitInFlight(toFail)) {
+                // The sequencer has the commit: its future, versionstamp and watches report
+                // what it decides, not this reset (CommitFlight).
+                pending.add(commitFlight.result);
+            } else {
+                watches.drainFuturesInto(toFail);
+                if (versionstamp != null) {
+                    toFail.add(versionstamp);
+                }
             }
             if (timeoutTask != null) {
                 timeoutTask.cancel(false);
@@ -227,6 +240,15 @@ final class EngineTransaction extends TransactionOverloads {
         for (CompletableFuture<?> f : toFail) {
             executor.execute(() -> f.completeExceptionally(error));
         }
+    }
+
+    /**
+     * Withdraws the commit in flight if it is still on its way; true (removing its future from
+     * {@code futures}) if the sequencer already has it, so that it must be left to report.
+     */
+    private boolean keepsCommitInFlight(List<CompletableFuture<?>> futures) {
+        return commitFlight != null && futures.contains(commitFlight.result) && !commitFlight.withdraw()
+                && futures.remove(commitFlight.result);
     }
 
     @Override
@@ -339,13 +361,19 @@ final class EngineTransaction extends TransactionOverloads {
                 CompletableFuture<Long> f = new CompletableFuture<>();
                 readVersionFuture = f;
                 pending.add(f);
+                long ticket = reading.start(); // a commit waits for it, as tryCommit for its read version
                 engine.timer().schedule(() -> {
                     long v = engine.pipeline().visibleVersion();
+                    Runnable next;
                     synchronized (this) {
                         if (readVersion < 0) {
                             readVersion = v;
                         }
                         pending.remove(f);
+                        next = reading.finish(ticket, null, false);
+                    }
+                    if (next != null) {
+                        next.run();
                     }
                     executor.execute(() -> f.complete(v));
                 }, delay, TimeUnit.MICROSECONDS);
@@ -378,24 +406,24 @@ final class EngineTransaction extends TransactionOverloads {
      * the write map as it was when the read was issued, for read-your-writes.
      */
     private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
-        return readAtVersion(read, true);
+        return readAtVersion(read, ReadKind.READ);
     }
 
     /**
-     * {@link #readAtVersion(BiFunction)}; {@code marksRead} false for a read RYW does not
-     * count as one when refusing {@code read_your_writes_disable} (a mapped range read, which
-     * goes around RYW's cache and its {@code reading} futures).
+     * {@link #readAtVersion(BiFunction)} of a read of the given kind: what it counts for in RYW
+     * (a watch's and a mapped range's reads differ from the others; see {@link ReadKind}).
      */
-    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read, boolean marksRead) {
+    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read, ReadKind kind) {
         CompletableFuture<T> result;
         WriteMap seen;
+        long ticket;
         synchronized (this) {
             checkOpen();
             FDBException e = blockingError();
             if (e != null) {
                 return CompletableFuture.failedFuture(e);
             }
-            if (marksRead) {
+            if (kind.marksRead) {
                 readIssued = true;
             }
             CompletableFuture<Long> rv = readVersionFuture();
@@ -404,7 +432,7 @@ final class EngineTransaction extends TransactionOverloads {
                 try {
                     return CompletableFuture.completedFuture(readAt(rv.join(), version -> read.apply(version, now)));
                 } catch (FDBException ex) {
-                    return CompletableFuture.failedFuture(ex);
+                    return failedRead(ex, kind);
                 }
             }
             // The read may run after later writes: keep the map as it is now.
@@ -412,42 +440,72 @@ final class EngineTransaction extends TransactionOverloads {
             writesShared = true;
             result = new CompletableFuture<>();
             pending.add(result);
+            ticket = reading.start();
         }
         readVersionFuture.whenComplete((version, err) -> {
             if (err != null) {
-                finishPending(result, null, unwrap(err));
+                finishPending(result, null, unwrap(err), ticket, kind);
                 return;
             }
-            T value;
-            try {
-                synchronized (this) {
-                    // Only a reset stops a read already issued: a commit called meanwhile waits
-                    // for it (RYW commit waits for ryw->reading), and later void-call errors
-                    // concern later calls.
-                    if (reset != null) {
-                        throw reset;
+            T value = null;
+            FDBException failure = null;
+            FDBException resetError;
+            synchronized (this) {
+                // Only a reset stops a read already issued: a commit called meanwhile waits
+                // for it (RYW commit waits for ryw->reading), and later void-call errors
+                // concern later calls.
+                resetError = reset;
+                if (resetError == null) {
+                    try {
+                        value = readAt(version, v -> read.apply(v, seen));
+                    } catch (FDBException ex) {
+                        failure = ex;
                     }
-                    value = readAt(version, v -> read.apply(v, seen));
                 }
-            } catch (FDBException ex) {
-                finishPending(result, null, ex);
+            }
+            if (resetError != null) {
+                finishPending(result, null, resetError, ticket, kind);
                 return;
             }
+            // An answer or an error (transaction_too_old, future_version come from the storage
+            // server), it arrives after the read's latency.
+            T answer = value;
+            FDBException error = failure;
             long delay = engine.latency().readMicros();
             if (delay == 0) {
-                finishPending(result, value, null);
+                finishPending(result, answer, error, ticket, kind);
             } else {
-                engine.timer().schedule(() -> finishPending(result, value, null), delay, TimeUnit.MICROSECONDS);
+                engine.timer().schedule(() -> finishPending(result, answer, error, ticket, kind), delay, TimeUnit.MICROSECONDS);
             }
         });
         return result;
     }
 
-    private <T> void finishPending(CompletableFuture<T> f, T value, Throwable error) {
+    /** A read that failed as it was issued: its error is kept for the commit (RYW {@code reading}). */
+    private <T> CompletableFuture<T> failedRead(FDBException e, ReadKind kind) {
+        if (kind.failsCommit) {
+            reading.failedAtOnce(e);
+        }
+        return CompletableFuture.failedFuture(e);
+    }
+
+    /**
+     * Ends a read started by {@link #readAtVersion}: tells a waiting commit first (the read has
+     * ended even if its future was cancelled or already failed by a reset), then completes the
+     * future unless a reset already failed it.
+     */
+    private <T> void finishPending(CompletableFuture<T> f, T value, Throwable error, long ticket, ReadKind kind) {
+        Runnable next;
+        boolean ours;
         synchronized (this) {
-            if (!pending.remove(f)) {
-                return; // already failed by cancel or timeout
-            }
+            next = reading.finish(ticket, error, kind.failsCommit);
+            ours = pending.remove(f);
+        }
+        if (next != null) {
+            next.run();
+        }
+        if (!ours) {
+            return; // already failed by cancel or timeout
         }
         executor.execute(() -> {
             if (error != null) {
@@ -516,6 +574,11 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
+        return get(key, snapshot, ReadKind.READ);
+    }
+
+    /** {@code kind}: {@link ReadKind#WATCH} for a watch's read, which a commit waits for but does not fail by. */
+    private CompletableFuture<byte[]> get(byte[] key, boolean snapshot, ReadKind kind) {
         KeyRules.requireArgument(key);
         synchronized (this) {
             checkOpen();
@@ -542,7 +605,7 @@ final class EngineTransaction extends TransactionOverloads {
                     checkStillReadable(version);
                     return CompletableFuture.completedFuture(value == null ? null : value.clone());
                 } catch (FDBException ex) {
-                    return CompletableFuture.failedFuture(ex);
+                    return failedRead(ex, kind);
                 }
             }
         }
@@ -550,7 +613,7 @@ final class EngineTransaction extends TransactionOverloads {
         return readAtVersion((Long version, WriteMap seen) -> {
             byte[] value = readKey(version, own, snapshot, seen);
             return value == null ? null : value.clone();
-        });
+        }, kind);
     }
 
     /**
@@ -708,9 +771,15 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot) {
+        return range(begin, end, limit, reverse, mode, snapshot, null);
+    }
+
+    /** A range read whose batches and rows {@code events} counts (null: a transaction without a keeper). */
+    AsyncIterable<KeyValue> range(KeySelector begin, KeySelector end, int limit, boolean reverse, StreamingMode mode, boolean snapshot,
+                                  RangeQueryEvents events) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        return RangeIterable.keyValues(this, begin, end, limit, reverse, mode, snapshot);
+        return RangeIterable.keyValues(this, begin, end, limit, reverse, mode, snapshot, events);
     }
 
     /**
@@ -720,12 +789,18 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse,
                                                         StreamingMode mode) {
+        return getMappedRange(begin, end, mapper, limit, reverse, mode, null);
+    }
+
+    /** A mapped range read whose batches and rows {@code events} counts (null: a transaction without a keeper). */
+    AsyncIterable<MappedKeyValue> getMappedRange(KeySelector begin, KeySelector end, byte[] mapper, int limit, boolean reverse,
+                                                 StreamingMode mode, RangeQueryEvents events) {
         if (mapper == null) {
             throw new IllegalArgumentException("Mapper must be non-null"); // FDBTransaction.getMappedRange
         }
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode);
+        return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode, events);
     }
 
     /**
@@ -798,7 +873,7 @@ final class EngineTransaction extends TransactionOverloads {
                         + "FoundationDB 7.3's C binding cannot hand fdb-java the point reads it maps to");
             }
             return r;
-        }, false);
+        }, ReadKind.MAPPED);
     }
 
     /** {@code specialKeys.contains(key)}: {@code [\xff\xff, \xff\xff\xff)}. */
@@ -1128,7 +1203,8 @@ final class EngineTransaction extends TransactionOverloads {
         TransactionWatches.PendingWatch p = watches.add(key, future);
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.
-        p.read = get(key, false);
+        // Not a read that fails the commit: RYW's watch adds a promise it always keeps.
+        p.read = get(key, false, ReadKind.WATCH);
         p.read.whenComplete((value, error) -> watches.onWatchRead(p, value, error));
         return future;
     }
@@ -1139,7 +1215,7 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public CompletableFuture<Void> commit() {
         CompletableFuture<Void> result = new ExecutorBoundFuture<>(executor);
-        List<CompletableFuture<?>> inFlight = new ArrayList<>(0);
+        boolean sendNow;
         synchronized (this) {
             checkOpen();
             if (state != State.ACTIVE) {
@@ -1150,31 +1226,54 @@ final class EngineTransaction extends TransactionOverloads {
                 return CompletableFuture.failedFuture(e);
             }
             state = State.COMMITTING;
-            for (CompletableFuture<?> f : pending) {
-                if (!f.isDone()) {
-                    inFlight.add(f);
-                }
+            // RYW commit sets commitStarted, then waits for ryw->reading: a read that failed
+            // fails the commit with its error (OutstandingReads); otherwise the reads still in
+            // flight are waited for, so their conflict ranges and the values of watches are
+            // part of what is committed.
+            Throwable failedRead = reading.failure();
+            if (failedRead != null) {
+                state = State.FAILED;
+                return CompletableFuture.failedFuture(failedRead);
             }
             pending.add(result);
+            commitFlight = new CommitFlight(result);
+            // A read ends on an engine thread: the commit goes on from the executor.
+            sendNow = reading.awaitAll(failure -> executor.execute(() -> {
+                if (failure == null) {
+                    send(result);
+                } else {
+                    failOnRead(result, failure);
+                }
+            }));
         }
-        if (inFlight.isEmpty()) {
+        if (sendNow) {
             send(result);
-        } else {
-            // RYW commit first waits for the reads already issued (ryw->reading), so their
-            // conflict ranges, and the values of watches, are part of what is committed.
-            CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).whenComplete((v, t) -> send(result));
         }
         return result;
+    }
+
+    /** A read failed while the commit waited for it: the commit fails with the read's error, unsent. */
+    private void failOnRead(CompletableFuture<Void> result, Throwable failure) {
+        synchronized (this) {
+            if (!pending.remove(result)) {
+                return; // withdrawn by a reset, which already failed it
+            }
+            state = State.FAILED;
+        }
+        // Watches and the versionstamp wait for the reset, as in RYW (nothing reached NativeAPI).
+        result.completeExceptionally(failure);
     }
 
     /** The second half of {@link #commit()}, once no read is in flight: resolve, or answer at once. */
     private void send(CompletableFuture<Void> result) {
         CommitRequest request;
         FaultPolicy.Fault fault;
+        CommitFlight flight;
         synchronized (this) {
             if (!pending.contains(result)) {
                 return; // cancelled or timed out meanwhile; that already failed the commit
             }
+            flight = commitFlight;
             if (mutations.isEmpty() && writeConflicts.isEmpty()) {
                 // Read-only: nothing to resolve; FoundationDB reports committed version -1.
                 pending.remove(result);
@@ -1213,7 +1312,7 @@ final class EngineTransaction extends TransactionOverloads {
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
             fault = engine.faults().nextCommitFault();
         }
-        CommitDelivery.deliver(engine, request, fault, (committed, error) -> finishCommit(result, committed, error));
+        CommitDelivery.deliver(engine, request, fault, flight, (committed, error) -> finishCommit(result, committed, error));
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
@@ -1368,6 +1467,13 @@ final class EngineTransaction extends TransactionOverloads {
         FDBException cancelled = FdbError.TRANSACTION_CANCELLED.exception();
         if (reset == null) {
             reset = cancelled;
+        }
+        // RYW's reset fails a commit still waiting with transaction_cancelled; one the
+        // sequencer has reports what it decides (CommitFlight).
+        if (commitFlight != null && pending.contains(commitFlight.result) && commitFlight.withdraw()) {
+            CompletableFuture<Void> withdrawn = commitFlight.result;
+            pending.remove(withdrawn);
+            withdrawn.completeExceptionally(cancelled);
         }
         watches.failAll(cancelled);
         if (timeoutTask != null) {

@@ -77,9 +77,11 @@ final class RangeIterable<T> implements AsyncIterable<T> {
     private final int limit;
     private final boolean reverse;
     private final StreamingMode mode;
+    /** The keeper's events of this read, or null when the transaction has no keeper. */
+    private final RangeQueryEvents events;
 
     private RangeIterable(Source<T> source, EngineTransaction tx, KeySelector begin, KeySelector end, int limit, boolean reverse,
-                          StreamingMode mode) {
+                          StreamingMode mode, RangeQueryEvents events) {
         this.source = source;
         this.tx = tx;
         this.begin = begin;
@@ -87,11 +89,12 @@ final class RangeIterable<T> implements AsyncIterable<T> {
         this.limit = limit;
         this.reverse = reverse;
         this.mode = mode == null ? StreamingMode.ITERATOR : mode;
+        this.events = events;
     }
 
     /** {@code getRange}: batches of the streaming mode's row chunk, from the transaction's read-your-writes view. */
     static RangeIterable<KeyValue> keyValues(EngineTransaction tx, KeySelector begin, KeySelector end, int limit, boolean reverse,
-                                             StreamingMode mode, boolean snapshot) {
+                                             StreamingMode mode, boolean snapshot, RangeQueryEvents events) {
         Source<KeyValue> source = new Source<>() {
             @Override
             public CompletableFuture<ReadView.Rows> read(KeySelector b, KeySelector e, int rowLimit, StreamingMode m, int iteration,
@@ -109,7 +112,7 @@ final class RangeIterable<T> implements AsyncIterable<T> {
                 return new KeyValue(kv.getKey().clone(), kv.getValue().clone());
             }
         };
-        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode);
+        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode, events);
     }
 
     /**
@@ -117,7 +120,7 @@ final class RangeIterable<T> implements AsyncIterable<T> {
      * {@code mapper} is the caller's array, read at each batch as fdb-java's JNI call reads it.
      */
     static RangeIterable<MappedKeyValue> mapped(EngineTransaction tx, KeySelector begin, KeySelector end, byte[] mapper, int limit,
-                                                boolean reverse, StreamingMode mode) {
+                                                boolean reverse, StreamingMode mode, RangeQueryEvents events) {
         Source<MappedKeyValue> source = new Source<>() {
             @Override
             public CompletableFuture<MappedRangeRead.Result> read(KeySelector b, KeySelector e, int rowLimit, StreamingMode m,
@@ -141,7 +144,7 @@ final class RangeIterable<T> implements AsyncIterable<T> {
                         m.getRangeEnd().clone(), copies);
             }
         };
-        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode);
+        return new RangeIterable<>(source, tx, begin, end, limit, reverse, mode, events);
     }
 
     /**
@@ -190,7 +193,13 @@ final class RangeIterable<T> implements AsyncIterable<T> {
             m = limit == 0 ? StreamingMode.WANT_ALL : StreamingMode.EXACT;
         }
         if (m == StreamingMode.EXACT) {
-            return read(begin, end, limit, m, 1).thenApply(batch -> ownCopies(batch.rows()));
+            if (events == null) {
+                return read(begin, end, limit, m, 1).thenApply(batch -> ownCopies(batch.rows()));
+            }
+            events.beforeRead();
+            return read(begin, end, limit, m, 1)
+                    .whenComplete((batch, error) -> events.readCompleted(error))
+                    .thenApply(batch -> ownCopies(batch.rows()));
         }
         CompletableFuture<List<T>> result = new CompletableFuture<>();
         collect(new ChunkIterator(m), new ArrayList<>(), result);
@@ -264,6 +273,8 @@ final class RangeIterable<T> implements AsyncIterable<T> {
         private CompletableFuture<Boolean> nextFuture;
         private byte[] prevKey;
         private boolean cancelled;
+        /** The batch outstanding, for the keeper's events; null without a keeper. */
+        private RangeQueryEvents.Fetch fetch;
 
         ChunkIterator(StreamingMode batchMode) {
             this.batchMode = batchMode;
@@ -285,8 +296,19 @@ final class RangeIterable<T> implements AsyncIterable<T> {
             nextFuture = promise;
             // fdb-java passes what is left of the limit (0 when there is none) and the iteration.
             // May complete at once, running fetched() here under this (reentrant) lock.
-            read(nextBegin, nextEnd, rowsLimited ? rowsRemaining : 0, batchMode, ++iteration)
-                    .whenComplete((rows, error) -> fetched(promise, rows, error));
+            if (events == null) {
+                read(nextBegin, nextEnd, rowsLimited ? rowsRemaining : 0, batchMode, ++iteration)
+                        .whenComplete((rows, error) -> fetched(promise, rows, error));
+                return;
+            }
+            events.beforeRead();
+            CompletableFuture<? extends Batch<T>> batch = read(nextBegin, nextEnd, rowsLimited ? rowsRemaining : 0, batchMode, ++iteration);
+            RangeQueryEvents.Fetch f = events.fetchIssued();
+            fetch = f;
+            batch.whenComplete((rows, error) -> {
+                events.fetchCompleted(f, error);
+                fetched(promise, rows, error);
+            });
         }
 
         private void fetched(CompletableFuture<Boolean> promise, Batch<T> batch, Throwable error) {
@@ -350,6 +372,10 @@ final class RangeIterable<T> implements AsyncIterable<T> {
                     boolean firstOfBatch = index == 0;
                     T row = current.rows().get(index++);
                     prevKey = source.keyOf(row);
+                    if (events != null) {
+                        // Plain and mapped rows alike: a MappedKeyValue is a KeyValue.
+                        events.rowReturned((KeyValue) row);
+                    }
                     if (index == current.rows().size() && following != null) {
                         current = following;
                         following = null;
@@ -387,6 +413,9 @@ final class RangeIterable<T> implements AsyncIterable<T> {
             if (key == null) {
                 throw new IllegalStateException("No value has been fetched from database");
             }
+            if (events != null) {
+                events.clearIssued();
+            }
             tx.clear(key);
         }
 
@@ -395,6 +424,10 @@ final class RangeIterable<T> implements AsyncIterable<T> {
             cancelled = true;
             if (nextFuture != null) {
                 nextFuture.cancel(true);
+            }
+            if (fetch != null) {
+                // fdb-java's cancel fails the outstanding batch (a no-op once it completed).
+                events.fetchCancelled(fetch);
             }
         }
     }

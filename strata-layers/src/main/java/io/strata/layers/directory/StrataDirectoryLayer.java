@@ -79,8 +79,10 @@ import java.util.function.Supplier;
  * puts a read conflict on it, so if any process using this layer moves or removes a directory
  * and commits after our read version, our commit fails with 1020 (not_committed) and the
  * retry reads the new value, misses the cache and reads the tree again. A transaction that
- * has bumped the metadata version itself cannot read it (1036, accessed_unreadable): its
- * opens then take the uncached path, and never fill the cache; no 1036 reaches the caller.
+ * has bumped the metadata version itself cannot read it (1036, accessed_unreadable, which
+ * would fail its commit too): the layer remembers its own bumps and does not read the key
+ * there ({@link MetadataVersionBumps}); such a transaction's opens take the uncached path, and
+ * never fill the cache.
  *
  * <p>Costs and limits, plainly: with the cache on, every open and createOrOpen conflicts
  * with every concurrent directory change made through this layer, even on unrelated paths.
@@ -590,6 +592,7 @@ public final class StrataDirectoryLayer {
     /** Marks a change of directory metadata: a new metadata version at commit. */
     private static void bumpMetadataVersion(Transaction tr) {
         tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, METADATA_VERSION_KEY, METADATA_VERSION_PARAM);
+        MetadataVersionBumps.record(tr);
     }
 
     /**
@@ -633,8 +636,15 @@ public final class StrataDirectoryLayer {
         });
     }
 
-    /** The metadata version (empty if never written), or null if {@code tr} wrote it itself (1036). */
+    /**
+     * The metadata version (empty if never written), or null if {@code tr} wrote it itself: then
+     * it is not read at all, as the read would fail (1036) and fail the commit with it
+     * ({@link MetadataVersionBumps}).
+     */
     private static CompletableFuture<byte[]> readMetadataVersion(ReadTransaction tr) {
+        if (MetadataVersionBumps.bumped(tr)) {
+            return CompletableFuture.completedFuture(null);
+        }
         return tr.get(METADATA_VERSION_KEY).handle((value, error) -> {
             if (error == null) {
                 return value == null ? EMPTY : value;
