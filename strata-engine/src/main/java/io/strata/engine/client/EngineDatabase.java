@@ -43,6 +43,12 @@ public final class EngineDatabase implements Database {
     /** Records the events of every transaction created without one of its own; may be null. */
     private final EventKeeper eventKeeper;
     private final Connection connection;
+    /**
+     * What {@code \xff\xff/cluster_file_path} answers when the database was opened without a
+     * cluster file: FoundationDB's in-memory connection record is named by a random {@code UID}
+     * of its own, one per database handle ({@code ClusterConnectionMemoryRecord::getLocation}).
+     */
+    private final String connectionRecordId = io.strata.engine.cluster.ProcessInfo.uid();
     private volatile boolean closed;
 
     /**
@@ -91,6 +97,11 @@ public final class EngineDatabase implements Database {
     /** How this database was reached (its connection string and cluster file). */
     public Connection connection() {
         return connection;
+    }
+
+    /** The ID of this handle's connection record, for a database opened without a cluster file. */
+    String connectionRecordId() {
+        return connectionRecordId;
     }
 
     private void checkOpen() {
