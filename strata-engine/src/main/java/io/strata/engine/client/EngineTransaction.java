@@ -82,7 +82,10 @@ import java.util.function.Supplier;
  * beside it: key and value rules in {@link KeyRules}, the conflict range of a read in
  * {@link ReadConflicts}, retry arithmetic in {@link RetryBackoff}, the trip to the commit
  * pipeline in {@link CommitDelivery}, per-watch bookkeeping in {@link TransactionWatches}
- * (guarded by this monitor), and calls that reduce to others in {@link TransactionOverloads}.
+ * (guarded by this monitor), calls that reduce to others in {@link TransactionOverloads}, and
+ * the special key space {@code \xff\xff/…} in {@link TransactionSpecialKeys}: {@code get},
+ * {@code getRange}, {@code set} and {@code clear} hand special keys over to it before their own
+ * checks, as RYW does.
  */
 final class EngineTransaction extends TransactionOverloads {
 

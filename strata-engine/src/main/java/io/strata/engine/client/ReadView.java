@@ -18,7 +18,8 @@ import java.util.Map;
  * to keys below {@code maxKey} ({@code \xff}, or {@code \xff\xff} with the system-key options).
  *
  * <p>Reads here add no conflict ranges; the transaction computes them from what the read
- * looked at, as FoundationDB's RYW layer does.
+ * looked at, as FoundationDB's RYW layer does. With the system keys readable, the stored data
+ * includes the engine's shard map at {@code \xff/keyServers/} ({@link VirtualSystemKeys}).
  */
 final class ReadView {
     private final VersionedStore store;

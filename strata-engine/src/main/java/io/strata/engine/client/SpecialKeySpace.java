@@ -5,8 +5,6 @@ import com.apple.foundationdb.KeySelector;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.util.ByteKeys;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -253,16 +251,5 @@ final class SpecialKeySpace {
             return FdbError.SPECIAL_KEYS_NO_WRITE_MODULE_FOUND.exception();
         }
         return null;
-    }
-
-    /** The registered ranges meeting {@code [begin, end)}, for tests. */
-    static List<SpecialKeyImpl> implsMeeting(byte[] begin, byte[] end) {
-        List<SpecialKeyImpl> out = new ArrayList<>();
-        for (SpecialKeyImpl impl : SpecialKeyModules.IMPLS) {
-            if (ByteKeys.compare(impl.begin(), end) < 0 && ByteKeys.compare(begin, impl.end()) < 0) {
-                out.add(impl);
-            }
-        }
-        return out;
     }
 }

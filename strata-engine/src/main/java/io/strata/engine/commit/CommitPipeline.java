@@ -40,6 +40,14 @@ import java.util.concurrent.TimeUnit;
  * This is FoundationDB's proxy + resolver + storage in one thread. Batching is what gives
  * throughput: the per-batch costs (version, publication, wake-ups) are shared.
  *
+ * <h2>Reporting conflicts</h2>
+ * A request that asks ({@link CommitRequest#reportConflictingKeys()}, from
+ * {@code report_conflicting_keys}) learns which of its read conflict ranges conflicted, as
+ * FoundationDB's resolver reports them: before the batch writes anything, every range that meets
+ * an earlier batch's write; failing that, the first range that meets a write accepted earlier in
+ * the batch. Only batches holding such a request pay for the extra pass. The sequencer also
+ * counts what it commits and refuses ({@link CommitCounters}), once per batch, for status.
+ *
  * <h2>Invariants</h2>
  * Versions are strictly increasing; a reader at visible version {@code v} sees exactly the
  * batches with version {@code <= v}, complete. The conflict history and the store are
