@@ -55,7 +55,11 @@ final class TransactionSpecialKeys {
     private final TreeMap<byte[], byte[]> managementOptions = new TreeMap<>(ByteKeys.COMPARATOR);
     /** Guarded by {@code tx}: writable ranges written, besides the options, in order of first write. */
     private final Set<SpecialKeyImpl> written = new LinkedHashSet<>();
-    /** Guarded by {@code tx}: the commit's place, once committed (it fixes versionstamped keys). */
+    /**
+     * The commit's place, once committed (it fixes versionstamped keys). Written without the
+     * monitor by {@link #afterCommit}, on the thread that then settles the commit under the
+     * monitor, which publishes it to every later reader (they read it under the monitor).
+     */
     private CommitResult committed;
 
     TransactionSpecialKeys(EngineTransaction tx) {
@@ -278,15 +282,15 @@ final class TransactionSpecialKeys {
      * fills {@code conflictingKeys} before it throws). May run on the sequencer or timer thread.
      */
     void afterCommit(CommitRequest request, CommitResult result, Throwable error) {
+        if (result != null) {
+            committed = result; // no lock on the commit path: see the field
+            return;
+        }
         Throwable e = EngineTransaction.unwrap(error);
+        if (!(e instanceof FDBException) || ((FDBException) e).getCode() != FdbError.NOT_COMMITTED.code()) {
+            return;
+        }
         synchronized (tx) {
-            if (result != null) {
-                committed = result;
-                return;
-            }
-            if (!(e instanceof FDBException) || ((FDBException) e).getCode() != FdbError.NOT_COMMITTED.code()) {
-                return;
-            }
             conflictingKeys = null;
             if (!request.reportsConflictingKeys()) {
                 return;
