@@ -1311,9 +1311,10 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     // ---------------------------------------------------------------- special key space (TransactionSpecialKeys)
+    // What the special keys read of this transaction; each is read under this monitor.
 
-    /** The options now in force; read them under this transaction's monitor. */
-    synchronized TxOptions currentOptions() {
+    TxOptions currentOptions() {
+        assert Thread.holdsLock(this);
         return options;
     }
 
@@ -1322,36 +1323,19 @@ final class EngineTransaction extends TransactionOverloads {
         return readVersion;
     }
 
-    /** The read conflict ranges so far, each {@code {begin, end}}. */
-    List<byte[][]> readConflictRangesForSpecialKeys() {
+    ConflictRanges readConflictsForSpecialKeys() {
         assert Thread.holdsLock(this);
-        return rangesOf(readConflicts);
+        return readConflicts;
     }
 
-    /** The write conflict ranges so far, each {@code {begin, end}}. */
-    List<byte[][]> writeConflictRangesForSpecialKeys() {
+    ConflictRanges writeConflictsForSpecialKeys() {
         assert Thread.holdsLock(this);
-        return rangesOf(writeConflicts);
+        return writeConflicts;
     }
 
-    /** The keys of the {@code SET_VERSIONSTAMPED_KEY} mutations so far, with their offsets. */
-    List<byte[]> versionstampedKeysForSpecialKeys() {
+    List<Mutation> mutationsForSpecialKeys() {
         assert Thread.holdsLock(this);
-        List<byte[]> keys = new ArrayList<>();
-        for (Mutation m : mutations) {
-            if (m.type() == Mutation.SET_VERSIONSTAMPED_KEY) {
-                keys.add(m.key());
-            }
-        }
-        return keys;
-    }
-
-    private static List<byte[][]> rangesOf(ConflictRanges ranges) {
-        List<byte[][]> out = new ArrayList<>(ranges.size());
-        for (int i = 0; i < ranges.size(); i++) {
-            out.add(new byte[][] {ranges.begin(i), ranges.end(i)});
-        }
-        return out;
+        return mutations;
     }
 
     /** Completes once the operations in flight now have ended, however they ended. */

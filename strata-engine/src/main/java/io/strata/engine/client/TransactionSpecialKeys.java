@@ -7,6 +7,7 @@ import io.strata.engine.Engine;
 import io.strata.engine.commit.CommitRequest;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.ConflictRanges;
+import io.strata.engine.commit.Mutation;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.util.ByteKeys;
 
@@ -149,7 +150,7 @@ final class TransactionSpecialKeys {
     CompletableFuture<BoundaryMap> readConflictRanges() {
         return tx.readsSettled().thenApply(ignored -> {
             synchronized (tx) {
-                return BoundaryMap.union(tx.readConflictRangesForSpecialKeys());
+                return BoundaryMap.union(rangesOf(tx.readConflictsForSpecialKeys()));
             }
         });
     }
@@ -161,9 +162,13 @@ final class TransactionSpecialKeys {
      */
     BoundaryMap writeConflictRanges() {
         synchronized (tx) {
-            List<byte[][]> ranges = new ArrayList<>(tx.writeConflictRangesForSpecialKeys());
+            List<byte[][]> ranges = rangesOf(tx.writeConflictsForSpecialKeys());
             long readVersion = tx.readVersionForSpecialKeys();
-            for (byte[] keyWithOffset : tx.versionstampedKeysForSpecialKeys()) {
+            for (Mutation m : tx.mutationsForSpecialKeys()) {
+                if (m.type() != Mutation.SET_VERSIONSTAMPED_KEY) {
+                    continue;
+                }
+                byte[] keyWithOffset = m.key();
                 if (committed != null) {
                     byte[] key = io.strata.engine.mutation.Versionstamps.substitute(keyWithOffset, committed.versionstamp());
                     ranges.add(new byte[][] {key, ByteKeys.keyAfter(key)});
@@ -173,6 +178,14 @@ final class TransactionSpecialKeys {
             }
             return BoundaryMap.union(ranges);
         }
+    }
+
+    private static List<byte[][]> rangesOf(ConflictRanges ranges) {
+        List<byte[][]> out = new ArrayList<>(ranges.size());
+        for (int i = 0; i < ranges.size(); i++) {
+            out.add(new byte[][] {ranges.begin(i), ranges.end(i)});
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- writes
@@ -265,12 +278,8 @@ final class TransactionSpecialKeys {
         if (!readYourWrites) {
             return reads;
         }
-        List<byte[][]> ranges = new ArrayList<>(reads.size());
-        for (int i = 0; i < reads.size(); i++) {
-            ranges.add(new byte[][] {reads.begin(i), reads.end(i)});
-        }
         ConflictRanges merged = new ConflictRanges();
-        for (byte[][] r : BoundaryMap.union(ranges).ranges()) {
+        for (byte[][] r : BoundaryMap.union(rangesOf(reads)).ranges()) {
             merged.add(r[0], r[1]);
         }
         return merged;
