@@ -5,9 +5,11 @@ import java.util.Iterator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Client-side work the engine has served, counted where FoundationDB's GRV proxies and storage
- * servers count it for {@code status/json}: transactions started (each read version handed
- * out) and reads served by the store (each point read, key selector and range batch).
+ * Client-side work the engine has served, for {@code status/json}: transactions started (each
+ * read version handed out, as FoundationDB's GRV proxies count them) and reads (each point read,
+ * key selector and range batch a transaction issued; FoundationDB's storage servers count the
+ * reads that reach them, so reads its client answers from a transaction's own writes are not in
+ * its figure, and are in this one).
  *
  * <h2>Concurrency</h2>
  * Counted by the threads that read, so each counter is a {@link LongAdder}: an increment
@@ -37,7 +39,7 @@ public final class Workload {
         transactionsStarted.increment();
     }
 
-    /** A read reached the store. */
+    /** A transaction issued a read (a point read, a key selector, or one batch of a range read). */
     public void read() {
         reads.increment();
     }
