@@ -125,6 +125,20 @@ class LocalityTest {
     }
 
     @Test
+    void aWatchOnKeyServersDoesNotFireForTheComputedValue() {
+        // Completions run on the sequencer here, so a watch that fired on registration would be
+        // done before the next commit returns.
+        try (Transaction tr = db.createTransaction(Runnable::run)) {
+            tr.options().setReadSystemKeys();
+            java.util.concurrent.CompletableFuture<Void> watch = tr.watch(b(KEY_SERVERS));
+            tr.commit().join();
+            ReadTests.load(db, "later");
+            assertThat(watch).isNotDone();
+            watch.cancel(true);
+        }
+    }
+
+    @Test
     void keyServersNeedsSystemKeyAccess() {
         try (Transaction tr = db.createTransaction()) {
             assertThat(errorCode(tr.getRange(b(KEY_SERVERS), b("\u00ff/keyServers0")).asList())).isEqualTo(2004);
