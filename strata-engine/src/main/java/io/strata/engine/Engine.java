@@ -1,5 +1,8 @@
 package io.strata.engine;
 
+import io.strata.engine.cluster.ProcessInfo;
+import io.strata.engine.cluster.ShardMap;
+import io.strata.engine.cluster.Workload;
 import io.strata.engine.commit.BatchLog;
 import io.strata.engine.commit.CommitPipeline;
 import io.strata.engine.fault.FaultPolicy;
@@ -22,13 +25,6 @@ import java.util.function.LongSupplier;
  * ({@code io.strata.engine.client}) reaches all server-side state through this class.
  */
 public final class Engine implements AutoCloseable {
-    /**
-     * The address that FoundationDB's calls naming server processes report for the engine
-     * (status, locality): the loopback address with FoundationDB's default port. Nothing
-     * listens there; the "servers" are in this process.
-     */
-    public static final String PROCESS_ADDRESS = "127.0.0.1:4500";
-
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final VersionedStore store;
@@ -39,6 +35,10 @@ public final class Engine implements AutoCloseable {
     private final ForkJoinPool pool;
     private final FaultPolicy faults;
     private final LatencyModel latency;
+    private final ProcessInfo process = new ProcessInfo();
+    private final Workload workload = new Workload();
+    private final ShardMap shards;
+    private final boolean durable;
 
     private final AutoCloseable resources;
     /** Background work over the engine (the checkpointer): stopped before the pipeline. */
@@ -63,6 +63,8 @@ public final class Engine implements AutoCloseable {
         this.latency = latency;
         this.store = store;
         this.resources = resources;
+        this.durable = log != null;
+        this.shards = new ShardMap(store, process.storageIdHigh(), process.storageIdLow());
         int id = INSTANCES.incrementAndGet();
         this.clock = new VersionClock(nanoTime, baseVersion);
         this.pool = newPool(id);
@@ -127,6 +129,26 @@ public final class Engine implements AutoCloseable {
 
     public LatencyModel latency() {
         return latency;
+    }
+
+    /** The identity of the engine's one process, as status and the special keys report it. */
+    public ProcessInfo process() {
+        return process;
+    }
+
+    /** Transactions started and reads served, for status. */
+    public Workload workload() {
+        return workload;
+    }
+
+    /** The shard map served as {@code \xff/keyServers/}. */
+    public ShardMap shards() {
+        return shards;
+    }
+
+    /** Whether commits are logged before they are acknowledged (a database opened on a directory). */
+    public boolean durable() {
+        return durable;
     }
 
     /** Registers background work that uses the engine; it is closed first when the engine closes. */

@@ -3,7 +3,7 @@ package com.apple.foundationdb;
 import com.apple.foundationdb.async.AsyncIterator;
 import com.apple.foundationdb.async.CloseableAsyncIterator;
 import com.apple.foundationdb.tuple.ByteArrayUtil;
-import io.strata.engine.Engine;
+import io.strata.engine.cluster.ProcessInfo;
 import io.strata.engine.client.EngineDatabase;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ import java.util.concurrent.CompletionException;
  * <p>Boundaries are read, as in FoundationDB, from the system range {@code \xff/keyServers/},
  * whose keys are the first key of each shard; the engine serves that range from its own
  * shard boundaries. Every key is stored by the engine in this process, whose address is
- * {@link Engine#PROCESS_ADDRESS}. Transactions of another implementation get FoundationDB's
+ * {@link ProcessInfo#ADDRESS} (the loopback address, port 0: nothing listens). Transactions of another implementation get FoundationDB's
  * {@code locality_information_unavailable} (1033) from {@link #getAddressesForKey}.
  */
 public class LocalityUtil {
@@ -65,7 +65,7 @@ public class LocalityUtil {
         if (!(tr.getDatabase() instanceof EngineDatabase)) {
             return CompletableFuture.failedFuture(new FDBException("locality_information_unavailable", 1033));
         }
-        return CompletableFuture.completedFuture(new String[] {Engine.PROCESS_ADDRESS});
+        return CompletableFuture.completedFuture(new String[] {ProcessInfo.ADDRESS});
     }
 
     static byte[] keyServersKey(byte[] key) {

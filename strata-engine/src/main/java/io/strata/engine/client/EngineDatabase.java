@@ -45,6 +45,12 @@ public final class EngineDatabase implements Database {
     private final Connection connection;
     /** Run once when this database closes (a handle tells whoever shares the engine); may be null. */
     private final Runnable onClose;
+    /**
+     * What {@code \xff\xff/cluster_file_path} answers when the database was opened without a
+     * cluster file: FoundationDB's in-memory connection record is named by a random {@code UID}
+     * of its own, one per database handle ({@code ClusterConnectionMemoryRecord::getLocation}).
+     */
+    private final String connectionRecordId = io.strata.engine.cluster.ProcessInfo.uid();
     private volatile boolean closed;
 
     /**
@@ -96,6 +102,11 @@ public final class EngineDatabase implements Database {
     /** How this database was reached (its connection string and cluster file). */
     public Connection connection() {
         return connection;
+    }
+
+    /** The ID of this handle's connection record, for a database opened without a cluster file. */
+    String connectionRecordId() {
+        return connectionRecordId;
     }
 
     private void checkOpen() {

@@ -13,6 +13,7 @@ import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.TransactionOptions;
 import com.apple.foundationdb.async.AsyncIterable;
 import io.strata.engine.Engine;
+import io.strata.engine.cluster.ShardMap;
 import io.strata.engine.commit.CommitRequest;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.ConflictRanges;
@@ -86,7 +87,10 @@ import java.util.function.Supplier;
  * {@link ReadConflicts}, retry arithmetic in {@link RetryBackoff}, the trip to the commit
  * pipeline in {@link CommitDelivery}, per-watch bookkeeping in {@link TransactionWatches}
  * (guarded by this monitor), what a mapped range batch reads in {@link MappedRangeRead} and
- * {@link Mapper}, and calls that reduce to others in {@link TransactionOverloads}.
+ * {@link Mapper}, calls that reduce to others in {@link TransactionOverloads}, and
+ * the special key space {@code \xff\xff/…} in {@link TransactionSpecialKeys}: {@code get},
+ * {@code getRange}, {@code set} and {@code clear} hand special keys over to it before their own
+ * checks, as RYW does.
  */
 final class EngineTransaction extends TransactionOverloads {
 
@@ -144,6 +148,8 @@ final class EngineTransaction extends TransactionOverloads {
     private CompletableFuture<byte[]> versionstamp;
     private ScheduledFuture<?> timeoutTask;
     private final SnapshotView snapshotView = new SnapshotView(this);
+    /** Reads and writes of {@code \xff\xff/…}, and what they remember (conflicting keys, error message). */
+    final TransactionSpecialKeys special = new TransactionSpecialKeys(this);
 
     EngineTransaction(EngineDatabase db, Executor executor, TxOptions options, long startNanos, int retries, double backoffMillis) {
         this.db = db;
@@ -353,6 +359,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     private CompletableFuture<Long> readVersionFuture() {
         if (readVersionFuture == null) {
+            engine.workload().transactionStarted();
             long delay = engine.latency().readVersionMicros();
             if (delay == 0) {
                 readVersion = engine.pipeline().visibleVersion();
@@ -557,7 +564,9 @@ final class EngineTransaction extends TransactionOverloads {
     /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
     private ReadView view(long version, boolean snapshot, WriteMap seen) {
         boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
-        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey());
+        engine.workload().read();
+        boolean system = options.readSystemKeys || options.accessSystemKeys;
+        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey(), system ? engine.shards() : null);
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
@@ -582,6 +591,11 @@ final class EngineTransaction extends TransactionOverloads {
         KeyRules.requireArgument(key);
         synchronized (this) {
             checkOpen();
+            if (SpecialKeySpace.contains(key)) {
+                // ThreadSafeTransaction checks the deferred error; then RYW answers special keys
+                // before any check of its own (used during commit, reset, key range).
+                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.get(key);
+            }
             FDBException e = blockingError();
             if (e != null) {
                 return CompletableFuture.failedFuture(e);
@@ -661,6 +675,10 @@ final class EngineTransaction extends TransactionOverloads {
     CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
         synchronized (this) {
             checkOpen();
+            if (SpecialKeySpace.isSpecialRange(begin.getKey(), end.getKey())) {
+                // As get: only an earlier void call's error comes first.
+                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.getRange(begin, end, limit, reverse);
+            }
             FDBException e = blockingError();
             if (e != null) {
                 return CompletableFuture.failedFuture(e);
@@ -1039,6 +1057,15 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public synchronized void set(byte[] callersKey, byte[] callersValue) {
         KeyRules.requireArguments(callersKey, callersValue);
+        if (SpecialKeySpace.contains(callersKey)) {
+            // RYW set hands special keys over before its used-during-commit check.
+            checkOpen();
+            FDBException e = special.set(callersKey, callersValue);
+            if (e != null) {
+                defer(e);
+            }
+            return;
+        }
         if (voidCallBlocked() || !writableKey(callersKey)) {
             return;
         }
@@ -1062,11 +1089,24 @@ final class EngineTransaction extends TransactionOverloads {
         if (voidCallBlocked()) {
             return;
         }
+        if (SpecialKeySpace.contains(key)) {
+            // RYW clear(key): the flag is consumed, then special keys are handed over.
+            takeWriteConflictFlag();
+            FDBException e = special.clear(key);
+            if (e != null) {
+                defer(e);
+            }
+            return;
+        }
         // RYW clear(key) has set's range check but neither its metadataVersion rule nor
         // key_too_large: no key that long exists, so it returns without a mutation (having
         // consumed next_write_no_write_conflict_range, as every write does first).
         if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (ShardMap.isKeyServersKey(key)) {
+            defer(KeyRules.keyServersWriteError());
             return;
         }
         if (key.length > KeyRules.keySizeLimit(key)) {
@@ -1103,9 +1143,21 @@ final class EngineTransaction extends TransactionOverloads {
             defer(FdbError.INVERTED_RANGE.exception());
             return;
         }
+        if (SpecialKeySpace.containsRange(begin, end)) {
+            takeWriteConflictFlag();
+            FDBException e = special.clear(begin, end);
+            if (e != null) {
+                defer(e);
+            }
+            return;
+        }
         byte[] maxKey = maxWriteKey();
         if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+            return;
+        }
+        if (ShardMap.meetsKeyServers(begin, end)) {
+            defer(KeyRules.keyServersWriteError());
             return;
         }
         if (ByteKeys.compare(begin, end) == 0) {
@@ -1273,6 +1325,12 @@ final class EngineTransaction extends TransactionOverloads {
             if (!pending.contains(result)) {
                 return; // cancelled or timed out meanwhile; that already failed the commit
             }
+            FDBException specialFailure = special.commitFailure();
+            if (specialFailure != null) {
+                // RYW commit runs the special keys' commands before anything else.
+                refuseCommit(result, specialFailure);
+                return;
+            }
             flight = commitFlight;
             if (mutations.isEmpty() && writeConflicts.isEmpty()) {
                 // Read-only: nothing to resolve; FoundationDB reports committed version -1.
@@ -1309,10 +1367,20 @@ final class EngineTransaction extends TransactionOverloads {
             if (rv >= 0 && reads.isEmpty() && !options.causalWriteRisky) {
                 reads = ReadConflicts.selfConflictRange();
             }
+            if (options.reportConflictingKeys) {
+                reads = TransactionSpecialKeys.reportableReads(reads, rywActive());
+            }
             request = new CommitRequest(rv, reads, writeConflicts, mutations);
+            if (options.reportConflictingKeys) {
+                request.reportConflictingKeys();
+            }
             fault = engine.faults().nextCommitFault();
         }
-        CommitDelivery.deliver(engine, request, fault, flight, (committed, error) -> finishCommit(result, committed, error));
+        CommitRequest sent = request;
+        CommitDelivery.deliver(engine, request, fault, flight, (committed, error) -> {
+            special.afterCommit(sent, committed, error);
+            finishCommit(result, committed, error);
+        });
     }
 
     private void finishCommit(CompletableFuture<Void> result, CommitResult committed, Throwable error) {
@@ -1436,6 +1504,7 @@ final class EngineTransaction extends TransactionOverloads {
         double nextBackoff = RetryBackoff.nextBackoffMillis(backoffMillis, options.maxRetryDelayMillis);
         Supplier<Transaction> fresh = () -> {
             EngineTransaction t = new EngineTransaction(db, executor, next, startNanos, retries + 1, nextBackoff);
+            t.special.inheritFrom(special);
             FDBException timedOut;
             synchronized (t) {
                 timedOut = t.reset;
@@ -1487,6 +1556,77 @@ final class EngineTransaction extends TransactionOverloads {
             t = t.getCause();
         }
         return t;
+    }
+
+    // ---------------------------------------------------------------- special key space (TransactionSpecialKeys)
+    // What the special keys read of this transaction; each is read under this monitor.
+
+    TxOptions currentOptions() {
+        assert Thread.holdsLock(this);
+        return options;
+    }
+
+    long readVersionForSpecialKeys() {
+        assert Thread.holdsLock(this);
+        return readVersion;
+    }
+
+    ConflictRanges readConflictsForSpecialKeys() {
+        assert Thread.holdsLock(this);
+        return readConflicts;
+    }
+
+    ConflictRanges writeConflictsForSpecialKeys() {
+        assert Thread.holdsLock(this);
+        return writeConflicts;
+    }
+
+    List<Mutation> mutationsForSpecialKeys() {
+        assert Thread.holdsLock(this);
+        return mutations;
+    }
+
+    /** Completes once the operations in flight now have ended, however they ended. */
+    synchronized CompletableFuture<Void> readsSettled() {
+        CompletableFuture<?>[] inFlight = pending.stream().map(f -> f.handle((v, t) -> null)).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(inFlight);
+    }
+
+    /**
+     * A special-key read that did not answer at once becomes a pending read, so that cancel,
+     * timeout and close fail it, as RYW's reset fails the special-key reads in flight
+     * ({@code SpecialKeySpace::checkRYWValid}); a transaction already reset fails it now.
+     */
+    synchronized <T> CompletableFuture<T> trackSpecialRead(CompletableFuture<T> read) {
+        if (read.isDone()) {
+            return read;
+        }
+        if (reset != null) {
+            return CompletableFuture.failedFuture(reset);
+        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        pending.add(result);
+        read.whenComplete((value, error) -> finishSpecialRead(result, value, error == null ? null : unwrap(error)));
+        return result;
+    }
+
+    /**
+     * Completes a special-key read unless a reset failed it first. Special-key reads are not
+     * among RYW's {@code reading}: a commit neither waits for them nor fails by them.
+     */
+    private <T> void finishSpecialRead(CompletableFuture<T> f, T value, Throwable error) {
+        synchronized (this) {
+            if (!pending.remove(f)) {
+                return; // already failed by cancel or timeout
+            }
+        }
+        executor.execute(() -> {
+            if (error != null) {
+                f.completeExceptionally(error);
+            } else {
+                f.complete(value);
+            }
+        });
     }
 
     // ---------------------------------------------------------------- contexts

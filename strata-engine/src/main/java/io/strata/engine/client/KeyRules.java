@@ -2,6 +2,7 @@ package io.strata.engine.client;
 
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeySelector;
+import io.strata.engine.cluster.ShardMap;
 import io.strata.engine.commit.Mutation;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.mutation.AtomicOps;
@@ -87,10 +88,22 @@ final class KeyRules {
         if (ByteKeys.compare(key, maxWriteKey) >= 0) {
             return FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception();
         }
+        if (ShardMap.isKeyServersKey(key)) {
+            return keyServersWriteError();
+        }
         if (key.length > keySizeLimit(key)) {
             return FdbError.KEY_TOO_LARGE.exception();
         }
         return null;
+    }
+
+    /**
+     * A write to {@code \xff/keyServers/} (with {@code access_system_keys}). FoundationDB's commit
+     * proxies would take such a write as a change of the shard map; the engine's shard map is
+     * computed ({@code ShardMap}), so it refuses the write rather than drop it.
+     */
+    static FDBException keyServersWriteError() {
+        return FdbError.UNSUPPORTED_OPERATION.exception("\\xff/keyServers/ is the engine's computed shard map and cannot be written");
     }
 
     /**
@@ -106,6 +119,8 @@ final class KeyRules {
             }
         } else if (ByteKeys.compare(key, maxWriteKey) >= 0) {
             return FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception();
+        } else if (ShardMap.isKeyServersKey(key)) {
+            return keyServersWriteError();
         }
         if (!AtomicOps.isAtomicOp(code) && !AtomicOps.isVersionstampOp(code)) {
             return FdbError.INVALID_MUTATION_TYPE.exception();

@@ -2,6 +2,7 @@ package io.strata.engine.client;
 
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
+import io.strata.engine.cluster.ShardMap;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
@@ -17,19 +18,32 @@ import java.util.Map;
  * to keys below {@code maxKey} ({@code \xff}, or {@code \xff\xff} with the system-key options).
  *
  * <p>Reads here add no conflict ranges; the transaction computes them from what the read
- * looked at, as FoundationDB's RYW layer does.
+ * looked at, as FoundationDB's RYW layer does. With the system keys readable, the stored data
+ * includes the engine's shard map at {@code \xff/keyServers/} ({@link VirtualSystemKeys}).
  */
 final class ReadView {
     private final VersionedStore store;
     private final long version;
     private final WriteMap writes;
     private final byte[] maxKey;
+    /** Serves {@code \xff/keyServers/} ({@link VirtualSystemKeys}); null when system keys are not readable. */
+    private final ShardMap shards;
 
     ReadView(VersionedStore store, long version, WriteMap writes, byte[] maxKey) {
+        this(store, version, writes, maxKey, null);
+    }
+
+    ReadView(VersionedStore store, long version, WriteMap writes, byte[] maxKey, ShardMap shards) {
         this.store = store;
         this.version = version;
         this.writes = writes == null || writes.isEmpty() ? null : writes;
         this.maxKey = maxKey;
+        this.shards = shards;
+    }
+
+    /** The stored value of {@code key} at the read version. */
+    private byte[] stored(byte[] key) {
+        return shards == null ? store.get(key, version) : VirtualSystemKeys.get(store, shards, version, key);
     }
 
     /** Outcome of a point read: the value, and whether the stored value was consulted. */
@@ -45,13 +59,13 @@ final class ReadView {
                 if (e.kind == WriteMap.Kind.KNOWN) {
                     return new Point(e.value, false);
                 }
-                return new Point(e.resolve(store.get(key, version)), true);
+                return new Point(e.resolve(stored(key)), true);
             }
             if (writes.isCleared(key)) {
                 return new Point(null, false);
             }
         }
-        return new Point(store.get(key, version), true);
+        return new Point(stored(key), true);
     }
 
     /**
@@ -190,7 +204,8 @@ final class ReadView {
             this.hi = hi;
             this.walked = reverse ? hi : lo;
             this.checkUnreadable = writes != null && writes.hasUnreadableRanges();
-            this.stored = store.range(lo, hi, version, reverse);
+            this.stored = shards == null ? store.range(lo, hi, version, reverse)
+                                         : VirtualSystemKeys.range(store, shards, version, lo, hi, reverse);
             this.written = writes == null ? java.util.Collections.emptyIterator()
                                           : writes.entries(lo, hi, reverse).entrySet().iterator();
         }
@@ -280,7 +295,7 @@ final class ReadView {
                         value = e.value;
                         break;
                     case DEPENDENT:
-                        value = e.resolve(store.get(cur.getKey(), version));
+                        value = e.resolve(stored(cur.getKey()));
                         break;
                     default:
                         throw FdbError.ACCESSED_UNREADABLE.exception();

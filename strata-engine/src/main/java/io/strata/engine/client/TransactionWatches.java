@@ -1,6 +1,7 @@
 package io.strata.engine.client;
 
 import io.strata.engine.Engine;
+import io.strata.engine.cluster.ShardMap;
 import io.strata.engine.util.ByteKeys;
 import io.strata.engine.watch.Watch;
 
@@ -178,8 +179,9 @@ final class TransactionWatches {
                     executor.execute(() -> p.future.completeExceptionally(cause));
                     return;
                 }
-                engine.pipeline().execute(
-                        () -> engine.watches().register(new Watch(p.key, seen, p.future, executor), engine.store().latest(p.key)));
+                // \xff/keyServers/ is computed, not stored (VirtualSystemKeys): compare with what was read.
+                engine.pipeline().execute(() -> engine.watches().register(new Watch(p.key, seen, p.future, executor),
+                        ShardMap.isKeyServersKey(p.key) ? seen : engine.store().latest(p.key)));
             });
             p.future.whenComplete((v, t) -> {
                 if (p.future.isCancelled()) {

@@ -43,6 +43,9 @@ final class TxOptions {
     static final int LOCK_AWARE = 700;
     static final int USED_DURING_COMMIT_PROTECTION_DISABLE = 701;
     static final int READ_LOCK_AWARE = 702;
+    static final int REPORT_CONFLICTING_KEYS = 712;
+    static final int SPECIAL_KEY_SPACE_RELAXED = 713;
+    static final int SPECIAL_KEY_SPACE_ENABLE_WRITES = 714;
     static final int TAG = 800;
     static final int AUTO_THROTTLE_TAG = 801;
     static final int SPAN_PARENT = 900;
@@ -110,6 +113,15 @@ final class TxOptions {
     boolean usedDuringCommitProtectionDisabled;
     boolean bypassUnreadable;
     /**
+     * {@code report_conflicting_keys}: a commit that fails with {@code not_committed} reports
+     * which read conflict ranges conflicted ({@code \xff\xff/transaction/conflicting_keys/}).
+     */
+    boolean reportConflictingKeys;
+    /** {@code special_key_space_relaxed}: special-key reads may span modules (see {@link SpecialKeySpace}). */
+    boolean specialKeySpaceRelaxed;
+    /** {@code special_key_space_enable_writes}: special keys may be set and cleared. */
+    boolean specialKeySpaceEnableWrites;
+    /**
      * NativeAPI's {@code lockAware} and {@code readOnly}: {@code read_lock_aware} without
      * {@code lock_aware} makes the transaction read-only, so a commit with writes fails with
      * {@code transaction_read_only}; {@code lock_aware} (before or after) lifts that. The engine
@@ -172,6 +184,9 @@ final class TxOptions {
             case SNAPSHOT_RYW_DISABLE -> snapshotRywEnabled--;
             case USED_DURING_COMMIT_PROTECTION_DISABLE -> usedDuringCommitProtectionDisabled = true;
             case BYPASS_UNREADABLE -> bypassUnreadable = true;
+            case REPORT_CONFLICTING_KEYS -> reportConflictingKeys = true;
+            case SPECIAL_KEY_SPACE_RELAXED -> specialKeySpaceRelaxed = true;
+            case SPECIAL_KEY_SPACE_ENABLE_WRITES -> specialKeySpaceEnableWrites = true;
             // The read version part is the transaction's (EngineTransaction.options()).
             case INITIALIZE_NEW_DATABASE -> causalWriteRisky = true;
             case LOCK_AWARE -> {
@@ -205,10 +220,10 @@ final class TxOptions {
             // Accepted, no effect on a single-process engine: causal read risk (20, 21), port in
             // address (23), read-ahead (52), durability hints (110, 120, 130), priorities (200, 201),
             // raw access (303), storage quota (304), logging and tracing
-            // (401, 406), idempotency (505), caches and read priorities (507-511), proxies (711), conflicting-key reports (712), special keys (713, 714),
+            // (401, 406), idempotency (505), caches and read priorities (507-511), proxies (711),
             // clear cost (1000), GRV cache (1101), tokens (2000).
             case 20, 21, 23, 52, 110, 120, 130, 200, 201, 303, 304, 401, 406,
-                 505, 507, 508, 509, 510, 511, 711, 712, 713, 714, 1000, 1101, 2000 -> {
+                 505, 507, 508, 509, 510, 511, 711, 1000, 1101, 2000 -> {
             }
             default -> throw FdbError.INVALID_OPTION.exception("unknown transaction option " + code);
         }

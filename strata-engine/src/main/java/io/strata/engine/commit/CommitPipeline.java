@@ -40,6 +40,14 @@ import java.util.concurrent.TimeUnit;
  * This is FoundationDB's proxy + resolver + storage in one thread. Batching is what gives
  * throughput: the per-batch costs (version, publication, wake-ups) are shared.
  *
+ * <h2>Reporting conflicts</h2>
+ * A request that asks ({@link CommitRequest#reportConflictingKeys()}, from
+ * {@code report_conflicting_keys}) learns which of its read conflict ranges conflicted, as
+ * FoundationDB's resolver reports them: before the batch writes anything, every range that meets
+ * an earlier batch's write; failing that, the first range that meets a write accepted earlier in
+ * the batch. Only batches holding such a request pay for the extra pass. The sequencer also
+ * counts what it commits and refuses ({@link CommitCounters}), once per batch, for status.
+ *
  * <h2>Invariants</h2>
  * Versions are strictly increasing; a reader at visible version {@code v} sees exactly the
  * batches with version {@code <= v}, complete. The conflict history and the store are
@@ -70,6 +78,7 @@ public final class CommitPipeline implements AutoCloseable {
     private final VersionClock clock;
     private final WatchRegistry watches;
     private final ConflictWindow history = new ConflictWindow();
+    private final CommitCounters counters = new CommitCounters();
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private final Executor completions;
@@ -116,6 +125,11 @@ public final class CommitPipeline implements AutoCloseable {
     /** The newest version whose batch is completely applied: the read version new transactions get. */
     public long visibleVersion() {
         return visibleVersion;
+    }
+
+    /** What the sequencer has committed and refused so far. */
+    public CommitCounters counters() {
+        return counters;
     }
 
     /** Enqueues a commit; its {@link CommitRequest#result()} completes on the sequencer thread. */
@@ -192,7 +206,13 @@ public final class CommitPipeline implements AutoCloseable {
         int order = 0;
         List<CommitRequest> done = null;
         List<Mutation> effects = log != null ? new ArrayList<>() : null;
-        readyWrites(batch);
+        if (readyWrites(batch)) {
+            findHistoryConflicts(batch, oldestReadable);
+        }
+        long conflicted = 0;
+        long tooOld = 0;
+        long mutationCount = 0;
+        long mutationBytes = 0;
         for (Object item : batch) {
             if (!(item instanceof CommitRequest)) {
                 continue;
@@ -200,11 +220,17 @@ public final class CommitPipeline implements AutoCloseable {
             CommitRequest req = (CommitRequest) item;
             if (!req.readConflicts.isEmpty() && req.readVersion < oldestReadable) {
                 req.result.completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
+                tooOld++;
                 continue;
             }
-            if (conflicts(req)) {
+            if (req.reportsConflictingKeys() ? conflictsReporting(req) : conflicts(req)) {
                 req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
+                conflicted++;
                 continue;
+            }
+            mutationCount += req.mutations.size();
+            for (Mutation m : req.mutations) {
+                mutationBytes += m.size();
             }
             ConflictRanges writes = req.writeConflicts;
             for (int i = 0; i < writes.size(); i++) {
@@ -225,6 +251,7 @@ public final class CommitPipeline implements AutoCloseable {
             return;
         }
         visibleVersion = version;
+        counters.addBatch(done == null ? 0 : done.size(), conflicted, tooOld, mutationCount, mutationBytes);
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
             store.pruneBefore(oldestReadable);
             history.pruneBefore(oldestReadable);
@@ -277,12 +304,16 @@ public final class CommitPipeline implements AutoCloseable {
      * hash-index slots all at once ({@link VersionedStore#prefetch}): a batch of new keys
      * then waits for those cache misses side by side rather than one per set. Requests that
      * fail their conflict check keep their place; their keys are simply not written.
+     *
+     * @return whether a request of the batch asks to report its conflicting keys
      */
-    private void readyWrites(List<Object> batch) {
+    private boolean readyWrites(List<Object> batch) {
         int n = 0;
+        boolean reporting = false;
         for (Object item : batch) {
             if (item instanceof CommitRequest) {
                 CommitRequest req = (CommitRequest) item;
+                reporting |= req.reportsConflictingKeys();
                 req.firstSet = n;
                 for (Mutation m : req.mutations) {
                     if (m.type() == Mutation.SET_VALUE) {
@@ -297,6 +328,61 @@ public final class CommitPipeline implements AutoCloseable {
         }
         store.prefetch(setKeys, setHashes, n);
         Arrays.fill(setKeys, 0, n, null); // the hashes are what apply needs
+        return reporting;
+    }
+
+    /**
+     * For each request that reports its conflicting keys, the read conflict ranges that meet a
+     * write of an earlier batch — all of them, found before this batch writes anything, as
+     * FoundationDB's resolver checks every read range against its history
+     * ({@code ConflictBatch::checkReadConflictRanges}) before it looks within the batch. A
+     * request too old to be checked is left alone: it fails with {@code transaction_too_old}.
+     */
+    private void findHistoryConflicts(List<Object> batch, long oldestReadable) {
+        for (Object item : batch) {
+            if (item instanceof CommitRequest && ((CommitRequest) item).reportsConflictingKeys()) {
+                CommitRequest req = (CommitRequest) item;
+                ConflictRanges reads = req.readConflicts;
+                if (reads.isEmpty() || req.readVersion < oldestReadable) {
+                    continue;
+                }
+                int[] hits = new int[reads.size()];
+                int found = 0;
+                for (int i = 0; i < reads.size(); i++) {
+                    if (conflicts(reads, i, req.readVersion)) {
+                        hits[found++] = i;
+                    }
+                }
+                if (found > 0) {
+                    req.conflictingReads = Arrays.copyOf(hits, found);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #conflicts} for a request that reports its conflicting keys: the ranges found
+     * against earlier batches, or else the first range that meets a write of a request
+     * accepted earlier in this batch (FoundationDB's {@code checkIntraBatchConflicts} stops at
+     * the first). Before this request, the history holds only those two kinds of writes.
+     */
+    private boolean conflictsReporting(CommitRequest req) {
+        if (req.conflictingReads != null) {
+            return true;
+        }
+        ConflictRanges reads = req.readConflicts;
+        for (int i = 0; i < reads.size(); i++) {
+            if (conflicts(reads, i, req.readVersion)) {
+                req.conflictingReads = new int[] {i};
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean conflicts(ConflictRanges reads, int i, long readVersion) {
+        return reads.isSingleKey(i) ? history.conflictsKey(reads.begin(i), readVersion)
+                                    : history.conflicts(reads.begin(i), reads.end(i), readVersion);
     }
 
     private boolean conflicts(CommitRequest req) {

@@ -20,6 +20,14 @@ public final class CommitRequest {
     int orderInBatch;
     /** Set by the sequencer: where this request's plain sets begin in the batch's key hashes. */
     int firstSet;
+    /** Whether the sequencer reports which read conflict ranges conflicted ({@code report_conflicting_keys}). */
+    private boolean reportConflictingKeys;
+    /**
+     * Set by the sequencer before it fails the request with {@code not_committed}, when asked to
+     * report: the indices of the conflicting ranges in {@link #readConflicts}. Read after
+     * {@link #result} completed, which orders the write before the read.
+     */
+    int[] conflictingReads;
 
     /**
      * @param readVersion    the read version, or -1 when the transaction never read
@@ -36,5 +44,38 @@ public final class CommitRequest {
 
     public CompletableFuture<CommitResult> result() {
         return result;
+    }
+
+    /**
+     * Asks the sequencer to report which read conflict ranges conflicted if the request fails
+     * with {@code not_committed}, as FoundationDB's resolver does for a transaction with
+     * {@code report_conflicting_keys}: every range that meets a write committed in an earlier
+     * batch, or else the first that meets a write of a request accepted earlier in the same
+     * batch. Costs nothing for requests that do not ask.
+     *
+     * @return this request
+     */
+    public CommitRequest reportConflictingKeys() {
+        this.reportConflictingKeys = true;
+        return this;
+    }
+
+    /** Whether {@link #reportConflictingKeys()} was asked for. */
+    public boolean reportsConflictingKeys() {
+        return reportConflictingKeys;
+    }
+
+    /**
+     * After {@link #result} failed with {@code not_committed}: the indices, in the read conflict
+     * ranges this request was built with, of those that conflicted; null when the request did
+     * not ask ({@link #reportConflictingKeys()}) or failed otherwise.
+     */
+    public int[] conflictingReadRanges() {
+        return conflictingReads == null ? null : conflictingReads.clone();
+    }
+
+    /** The read conflict ranges this request was built with. */
+    public ConflictRanges readConflictRanges() {
+        return readConflicts;
     }
 }

@@ -47,6 +47,16 @@ public enum FdbError {
     UNSUPPORTED_OPERATION(2108, "Operation is not supported"),
     TOO_MANY_TAGS(2109, "Too many tags set on transaction"),
     TAG_TOO_LONG(2110, "Tag set on transaction is too long"),
+    SPECIAL_KEYS_CROSS_MODULE_READ(2112, "Special key space range read crosses modules. Refer to the "
+            + "`special_key_space_relaxed' transaction option for more details."),
+    SPECIAL_KEYS_NO_MODULE_FOUND(2113, "Special key space range read does not intersect a module. Refer to the "
+            + "`special_key_space_relaxed' transaction option for more details."),
+    SPECIAL_KEYS_WRITE_DISABLED(2114, "Special Key space is not allowed to write by default. Refer to the "
+            + "`special_key_space_enable_writes` transaction option for more details."),
+    SPECIAL_KEYS_NO_WRITE_MODULE_FOUND(2115, "Special key space key or keyrange in set or clear does not intersect a module"),
+    SPECIAL_KEYS_CROSS_MODULE_CLEAR(2116, "Special key space clear crosses modules"),
+    SPECIAL_KEYS_API_FAILURE(2117, "Api call through special keys failed. For more information, call get on special key "
+            + "0xff0xff/error_message to get a json string of the error message."),
     TENANTS_DISABLED(2136, "Tenants have been disabled in the cluster"),
     EXACT_MODE_WITHOUT_LIMITS(2210, "EXACT streaming mode requires limits, but none were given"),
     INTERNAL_ERROR(4100, "An internal error occurred");

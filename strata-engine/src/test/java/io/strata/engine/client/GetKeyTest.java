@@ -122,8 +122,11 @@ class GetKeyTest {
     @Test
     void pastTheLastKeyWithSystemKeysResolvesToSystemEnd() {
         tr.options().setReadSystemKeys();
-        assertThat(key(fgt("g"))).isEqualTo("\u00ff\u00ff");
-        assertThat(key(fge("\u00ff"))).isEqualTo("\u00ff\u00ff");
+        // The system keys hold the shard map \xff/keyServers/ (as in FoundationDB): its end
+        // marker \xff/keyServers/\xff\xff is the last readable key.
+        assertThat(key(fgt("g"))).isEqualTo("\u00ff/keyServers/");
+        assertThat(key(fgt("\u00ff/keyServers/\u00ff\u00ff"))).isEqualTo("\u00ff\u00ff");
+        assertThat(key(fge("\u00ff/keyServers0"))).isEqualTo("\u00ff\u00ff");
     }
 
     @Test
@@ -131,7 +134,8 @@ class GetKeyTest {
         assertThat(errorCode(tr.getKey(fge("\u00ff\u0000")))).isEqualTo(2004);
         assertThat(errorCode(tr.getKey(lle("\u00ff/x")))).isEqualTo(2004);
         tr.options().setReadSystemKeys();
-        assertThat(key(lle("\u00ff/x"))).isEqualTo("g");
+        assertThat(key(lle("\u00ff/x"))).isEqualTo("\u00ff/keyServers/\u00ff\u00ff");
+        assertThat(key(lle("\u00ff/keyServer"))).isEqualTo("g");
         assertThat(errorCode(tr.getKey(fge("\u00ff\u00ff\u0000")))).isEqualTo(2004);
     }
 

@@ -193,9 +193,11 @@ class GetTest {
     }
 
     @Test
-    void keysAtOrPastTheSystemEndAreOutsideLegalRangeEvenWithSystemKeys() {
+    void keysPastTheSpecialKeySpaceAreOutsideLegalRangeEvenWithSystemKeys() {
         tr.options().setReadSystemKeys();
-        assertThat(errorCode(tr.get(b("\u00ff\u00ff")))).isEqualTo(2004);
+        assertThat(errorCode(tr.get(b("\u00ff\u00ff\u00ff")))).isEqualTo(2004);
+        // [\xff\xff, \xff\xff\xff) is the special key space: \xff\xff itself belongs to no module.
+        assertThat(errorCode(tr.get(b("\u00ff\u00ff")))).isEqualTo(2113);
     }
 
     @Test

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,6 +33,8 @@ class InventoryTest {
     void theTestsRunOnStrataNotOnTheNativeClient() {
         String fdbClassSource = FDB.class.getProtectionDomain().getCodeSource().getLocation().toString();
         assertThat(fdbClassSource).contains("strata-fdb").doesNotContain("fdb-java-");
+        byte[] connection = db.read(tr -> tr.get("\u00ff\u00ff/connection_string".getBytes(StandardCharsets.ISO_8859_1)).join());
+        assertThat(new String(connection, StandardCharsets.UTF_8)).isEqualTo("strata:memory:tests");
     }
 
     @Test
