@@ -9,8 +9,10 @@ import com.apple.foundationdb.Tenant;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.engine.Engine;
+import io.strata.engine.cluster.ClientStatus;
 import io.strata.engine.error.FdbError;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -30,8 +32,8 @@ import java.util.function.Function;
  * {@code read} and {@code readAsync} are {@code run} and {@code runAsync}, commit included,
  * as in fdb-java (committing a read-only transaction costs nothing).
  *
- * <p>Tenants, blob granules and client status are not supported and fail with
- * {@code tenants_disabled} (2136) or {@code unsupported_operation} (2108).
+ * <p>Tenants and blob granules are not supported and fail with {@code tenants_disabled}
+ * (2136) or {@code unsupported_operation} (2108).
  */
 public final class EngineDatabase implements Database {
     final Engine engine;
@@ -294,7 +296,11 @@ public final class EngineDatabase implements Database {
 
     @Override
     public CompletableFuture<byte[]> getClientStatus(Executor e) {
-        return Unsupported.failed("client status reports");
+        checkOpen();
+        String report = ClientStatus.report(engine.process(), connection.connectionString(), connection.clusterFilePath());
+        CompletableFuture<byte[]> result = new ExecutorBoundFuture<>(e);
+        result.complete(report.getBytes(StandardCharsets.UTF_8));
+        return result;
     }
 
     /**
