@@ -103,6 +103,8 @@ final class EngineTransaction extends TransactionOverloads {
      */
     private WriteMap writes = new WriteMap();
     private boolean writesShared;
+    /** What reads found in the store (RYW's snapshot cache); null until the first such read. */
+    private ReadCache readCache;
     private final List<Mutation> mutations = new ArrayList<>();
     private final ConflictRanges readConflicts = new ConflictRanges();
     private final ConflictRanges writeConflicts = new ConflictRanges();
@@ -476,10 +478,64 @@ final class EngineTransaction extends TransactionOverloads {
         return KeyRules.maxWriteKey(options);
     }
 
-    /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
+    /**
+     * The view a read of the store sees: own writes ({@code seen}) unless RYW is off (or off
+     * for snapshot reads); what it finds goes to the read cache unless RYW is off.
+     */
     private ReadView view(long version, boolean snapshot, WriteMap seen) {
-        boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
-        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey());
+        return ReadView.ofStore(engine.store(), version, rywFor(snapshot) ? seen : null, maxReadKey(), rywActive() ? readCache() : null);
+    }
+
+    private boolean rywFor(boolean snapshot) {
+        return !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
+    }
+
+    private ReadCache readCache() {
+        if (readCache == null) {
+            readCache = new ReadCache();
+        }
+        return readCache;
+    }
+
+    /**
+     * The view of what this transaction already knows — own writes over the read cache, as
+     * RYW's iterator lays its write map over its snapshot cache — or null when it knows
+     * nothing a read could be answered from. With read-your-writes disabled there is no cache:
+     * RYW hands every read to NativeAPI ({@code readWithConflictRangeThrough}).
+     */
+    private ReadView knownView(boolean snapshot) {
+        if (!rywActive()) {
+            return null;
+        }
+        WriteMap seen = rywFor(snapshot) ? writes : null;
+        if (readCache == null && (seen == null || seen.isEmpty())) {
+            return null;
+        }
+        return ReadView.ofCache(readCache(), seen, maxReadKey());
+    }
+
+    /**
+     * Runs {@code read} on what this transaction knows ({@link #knownView}); null when the
+     * answer needs the store. An answer from there needs no read version and never touches
+     * the store, so it cannot fail with {@code transaction_too_old}; its conflict ranges are
+     * those of any read ({@code read} records them, from the writes it is given).
+     */
+    private synchronized <T> CompletableFuture<T> fromKnown(boolean snapshot, BiFunction<ReadView, WriteMap, T> read) {
+        FDBException e = blockingError();
+        if (e != null) {
+            return CompletableFuture.failedFuture(e);
+        }
+        ReadView known = knownView(snapshot);
+        if (known == null) {
+            return null;
+        }
+        try {
+            return CompletableFuture.completedFuture(read.apply(known, writes));
+        } catch (ReadCache.Miss miss) {
+            return null;
+        } catch (FDBException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
@@ -511,14 +567,28 @@ final class EngineTransaction extends TransactionOverloads {
                 return CompletableFuture.completedFuture(null);
             }
             readIssued = true; // as noteRead(), without taking the lock again
+            ReadView known = knownView(snapshot);
+            if (known != null) {
+                try {
+                    ReadView.Point p = known.get(key);
+                    if (p != null) {
+                        if (!snapshot && p.readStorage()) {
+                            addReadConflictKey(key.clone(), writes);
+                        }
+                        return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
+                    }
+                } catch (FDBException ex) {
+                    return CompletableFuture.failedFuture(ex);
+                }
+            }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
                 // readAtVersion's immediate path, without a lambda or a boxed version per read
                 long version = rv.join();
                 try {
                     checkReadVersion(version);
-                    // A serializable read keeps its key in the conflict ranges: a copy of its own.
-                    byte[] value = readKey(version, snapshot ? key : key.clone(), snapshot, writes);
+                    // The read cache and a serializable read's conflict range keep the key: a copy of its own.
+                    byte[] value = readKey(version, snapshot && !rywActive() ? key : key.clone(), snapshot, writes);
                     checkStillReadable(version);
                     return CompletableFuture.completedFuture(value == null ? null : value.clone());
                 } catch (FDBException ex) {
@@ -560,14 +630,20 @@ final class EngineTransaction extends TransactionOverloads {
             }
         }
         noteRead();
-        return readAtVersion((Long version, WriteMap seen) -> {
-            byte[] result = view(version, snapshot, seen).resolve(selector).key();
-            if (!snapshot) {
-                byte[][] range = ReadConflicts.ofGetKey(selector, result);
-                addReadConflictInternal(range[0], range[1], seen);
-            }
-            return result.clone(); // may be a stored key, or the shared maximum key
-        });
+        CompletableFuture<byte[]> known = fromKnown(snapshot, (view, seen) -> resolveKey(view, selector, snapshot, seen));
+        if (known != null) {
+            return known;
+        }
+        return readAtVersion((Long version, WriteMap seen) -> resolveKey(view(version, snapshot, seen), selector, snapshot, seen));
+    }
+
+    private byte[] resolveKey(ReadView view, KeySelector selector, boolean snapshot, WriteMap seen) {
+        byte[] result = view.resolve(selector).key();
+        if (!snapshot) {
+            byte[][] range = ReadConflicts.ofGetKey(selector, result);
+            addReadConflictInternal(range[0], range[1], seen);
+        }
+        return result.clone(); // may be a stored key, or the shared maximum key
     }
 
     /**
@@ -599,14 +675,20 @@ final class EngineTransaction extends TransactionOverloads {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
         noteRead();
-        return readAtVersion((Long version, WriteMap seen) -> {
-            ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
-            if (!snapshot) {
-                byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
-                addReadConflictInternal(range[0], range[1], seen);
-            }
-            return rows;
-        });
+        CompletableFuture<ReadView.Rows> known = fromKnown(snapshot, (view, seen) -> rangeRows(view, b, en, rowLimit, reverse, snapshot, seen));
+        if (known != null) {
+            return known;
+        }
+        return readAtVersion((Long version, WriteMap seen) -> rangeRows(view(version, snapshot, seen), b, en, rowLimit, reverse, snapshot, seen));
+    }
+
+    private ReadView.Rows rangeRows(ReadView view, KeySelector b, KeySelector en, int rowLimit, boolean reverse, boolean snapshot, WriteMap seen) {
+        ReadView.Rows rows = view.range(b, en, rowLimit, reverse);
+        if (!snapshot) {
+            byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
+            addReadConflictInternal(range[0], range[1], seen);
+        }
+        return rows;
     }
 
     private synchronized void noteRead() {

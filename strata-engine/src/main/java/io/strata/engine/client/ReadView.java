@@ -12,29 +12,77 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one read sees: the store at the read version, overlaid with the transaction's own
+ * What one read sees: the database at the read version, overlaid with the transaction's own
  * writes when read-your-writes applies ({@code writes} is null when it does not), limited
  * to keys below {@code maxKey} ({@code \xff}, or {@code \xff\xff} with the system-key options).
  *
+ * <p>The database comes from one of two places, as in FoundationDB's RYW layer, whose
+ * iterator lays the write map over its snapshot cache and asks a storage server only for
+ * what neither knows:
+ * <ul>
+ * <li>the {@link ReadCache} ({@link #ofCache}): what the transaction read before. A read
+ *     answered wholly from it and the writes needs no read version and never grows too old;
+ *     when the answer needs a key or a stretch of keys neither knows, {@link #get} returns
+ *     null and the walks throw {@link ReadCache#MISS}, and the transaction reads the store;
+ * <li>the store at the read version ({@link #ofStore}), which teaches the cache what each
+ *     read looked at: the value of a key it read, and every stretch of keys a walk passed
+ *     over, with the stored keys in it.
+ * </ul>
+ *
  * <p>Reads here add no conflict ranges; the transaction computes them from what the read
- * looked at, as FoundationDB's RYW layer does.
+ * looked at, as FoundationDB's RYW layer does — the same whichever place answered.
  */
 final class ReadView {
     private final VersionedStore store;
     private final long version;
+    /** From the cache: the source. From the store: where to record what was read, or null. */
+    private final ReadCache cache;
+    private final boolean fromCache;
     private final WriteMap writes;
     private final byte[] maxKey;
 
-    ReadView(VersionedStore store, long version, WriteMap writes, byte[] maxKey) {
+    private ReadView(VersionedStore store, long version, ReadCache cache, boolean fromCache, WriteMap writes, byte[] maxKey) {
         this.store = store;
         this.version = version;
+        this.cache = cache;
+        this.fromCache = fromCache;
         this.writes = writes == null || writes.isEmpty() ? null : writes;
         this.maxKey = maxKey;
     }
 
-    /** Outcome of a point read: the value, and whether the stored value was consulted. */
+    /** The store at {@code version}; what the read finds is recorded in {@code recordTo} unless it is null. */
+    static ReadView ofStore(VersionedStore store, long version, WriteMap writes, byte[] maxKey, ReadCache recordTo) {
+        return new ReadView(store, version, recordTo, false, writes, maxKey);
+    }
+
+    /** What the transaction already knows: {@code cache} under {@code writes}. */
+    static ReadView ofCache(ReadCache cache, WriteMap writes, byte[] maxKey) {
+        return new ReadView(null, 0, cache, true, writes, maxKey);
+    }
+
+    /** The stored value of {@code key} (null when absent), or {@link ReadCache#UNKNOWN} from a cache that does not know it. */
+    private byte[] stored(byte[] key) {
+        if (fromCache) {
+            return cache.get(key);
+        }
+        byte[] v = store.get(key, version);
+        if (cache != null) {
+            cache.putPoint(key, v);
+        }
+        return v;
+    }
+
+    /**
+     * Outcome of a point read: the value, and whether it depends on the database (the key is
+     * not written, or only by atomic operations) — then a serializable read conflicts on it.
+     */
     record Point(byte[] value, boolean readStorage) {}
 
+    /**
+     * The value of {@code key} as this transaction sees it; the stored array, not a copy. From
+     * the cache: null when the answer needs the store. {@code key} may be kept by the cache,
+     * so it must not be the caller's array.
+     */
     Point get(byte[] key) {
         if (writes != null) {
             if (writes.isUnreadable(key)) {
@@ -45,13 +93,15 @@ final class ReadView {
                 if (e.kind == WriteMap.Kind.KNOWN) {
                     return new Point(e.value, false);
                 }
-                return new Point(e.resolve(store.get(key, version)), true);
+                byte[] v = stored(key);
+                return v == ReadCache.UNKNOWN ? null : new Point(e.resolve(v), true);
             }
             if (writes.isCleared(key)) {
                 return new Point(null, false);
             }
         }
-        return new Point(store.get(key, version), true);
+        byte[] v = stored(key);
+        return v == ReadCache.UNKNOWN ? null : new Point(v, true);
     }
 
     /**
@@ -75,11 +125,13 @@ final class ReadView {
             byte[] from = sel.orEqual() ? ByteKeys.keyAfter(key) : key;
             Cursor c = new Cursor(from, maxKey, false);
             KeyValue kv = c.skipThenNext(offset - 1);
+            c.record();
             return kv == null ? new Resolved(maxKey, false, offset > 1) : new Resolved(kv.getKey(), false, false);
         }
         byte[] upTo = ByteKeys.min(sel.orEqual() ? ByteKeys.keyAfter(key) : key, maxKey);
         Cursor c = new Cursor(ByteKeys.EMPTY, upTo, true);
         KeyValue kv = c.skipThenNext(-(long) offset);
+        c.record();
         return kv == null ? new Resolved(ByteKeys.EMPTY, true, false) : new Resolved(kv.getKey(), false, false);
     }
 
@@ -118,6 +170,7 @@ final class ReadView {
                     break;
                 }
             }
+            c.record();
         }
         return new Rows(rows, more, b.readToBegin() || e.readToBegin(), !more && (b.readThroughEnd() || e.readThroughEnd()));
     }
@@ -137,8 +190,17 @@ final class ReadView {
         private final byte[] lo;
         private final byte[] hi;
         private final boolean checkUnreadable;
-        /** Forward: everything below has been walked; reverse: everything at or above. */
-        private byte[] walked;
+        /** The key of the last row returned, or null before the first. */
+        private byte[] last;
+        /** Whether the walk ran out of rows: it then walked to its bound. */
+        private boolean exhausted;
+        /** From the store with a cache to teach: every stored entry fetched, in walk order. */
+        private final List<Map.Entry<byte[], byte[]>> fetched;
+        /**
+         * From the cache: a known interval holding the walk's position (where the next step
+         * starts), or null. A step that stays inside it is known without looking further.
+         */
+        private ReadCache.Interval known;
         private final Iterator<Map.Entry<byte[], byte[]>> stored;
         private final Iterator<Map.Entry<byte[], WriteMap.Entry>> written;
         /**
@@ -155,9 +217,16 @@ final class ReadView {
             this.reverse = reverse;
             this.lo = lo;
             this.hi = hi;
-            this.walked = reverse ? hi : lo;
             this.checkUnreadable = writes != null && writes.hasUnreadableRanges();
-            this.stored = store.range(lo, hi, version, reverse);
+            if (fromCache) {
+                cache.sortPoints();
+                this.stored = cache.rows(lo, hi, reverse);
+                this.known = reverse ? cache.endingAtOrAfter(hi) : cache.containing(lo);
+                this.fetched = null;
+            } else {
+                this.stored = store.range(lo, hi, version, reverse);
+                this.fetched = cache == null ? null : new ArrayList<>();
+            }
             this.written = writes == null ? java.util.Collections.emptyIterator()
                                           : writes.entries(lo, hi, reverse).entrySet().iterator();
         }
@@ -166,6 +235,9 @@ final class ReadView {
             if (!sFetched) {
                 nextStored = stored.hasNext() ? stored.next() : null;
                 sFetched = true;
+                if (fetched != null && nextStored != null) {
+                    fetched.add(nextStored);
+                }
             }
             return nextStored;
         }
@@ -187,26 +259,99 @@ final class ReadView {
             return next();
         }
 
-        /** The next present key-value in this cursor's direction, or null at the end. */
+        /**
+         * The next present key-value in this cursor's direction, or null at the end. From
+         * the cache, the stretch just walked (up to and including the row, or to the bound)
+         * must be known, or the walk throws {@link ReadCache#MISS}: a key the cache does not
+         * know may lie in it. That is checked before the unreadable ranges, which the walk
+         * over the store might never reach.
+         */
         KeyValue next() {
             KeyValue kv = nextPresent();
+            if (fromCache && !knownInInterval(kv)) {
+                byte[][] stretch = stretchTo(kv);
+                requireKnown(stretch[0], stretch[1]);
+                known = kv == null ? null : cache.containing(kv.getKey());
+            }
             if (checkUnreadable) {
-                byte[] b;
-                byte[] e;
-                if (reverse) {
-                    b = kv == null ? lo : kv.getKey();
-                    e = walked;
-                    walked = b;
-                } else {
-                    b = walked;
-                    e = kv == null ? hi : ByteKeys.keyAfter(kv.getKey());
-                    walked = e;
-                }
-                if (writes.inUnreadableRange(b, e)) {
+                byte[][] stretch = stretchTo(kv);
+                if (writes.inUnreadableRange(stretch[0], stretch[1])) {
                     throw FdbError.ACCESSED_UNREADABLE.exception();
                 }
             }
+            if (kv == null) {
+                exhausted = true;
+            } else {
+                last = kv.getKey();
+            }
             return kv;
+        }
+
+        /** The stretch from the walk's position up to and including {@code kv}, or to the bound when null. */
+        private byte[][] stretchTo(KeyValue kv) {
+            if (reverse) {
+                return new byte[][] {kv == null ? lo : kv.getKey(), last == null ? hi : last};
+            }
+            return new byte[][] {last == null ? lo : ByteKeys.keyAfter(last), kv == null ? hi : ByteKeys.keyAfter(kv.getKey())};
+        }
+
+        /** Whether the step to {@code kv} stays inside {@link #known}, which holds the walk's position. */
+        private boolean knownInInterval(KeyValue kv) {
+            if (known == null) {
+                return false;
+            }
+            if (reverse) {
+                return ByteKeys.compare(kv == null ? lo : kv.getKey(), known.begin) >= 0;
+            }
+            return kv == null ? ByteKeys.compare(hi, known.end) <= 0 : ByteKeys.compare(kv.getKey(), known.end) < 0;
+        }
+
+        /** Throws {@link ReadCache#MISS} unless own writes and the cache together know all of {@code [b, e)}. */
+        private void requireKnown(byte[] b, byte[] e) {
+            if (ByteKeys.compare(b, e) >= 0) {
+                return;
+            }
+            if (writes == null) {
+                if (!cache.covers(b, e)) {
+                    throw ReadCache.MISS;
+                }
+                return;
+            }
+            writes.forEachUnknownPart(b, e, (x, y) -> {
+                if (!cache.covers(x, y)) {
+                    throw ReadCache.MISS;
+                }
+            });
+        }
+
+        /**
+         * From the store: teaches the cache the stretch this walk passed over and the stored
+         * keys in it. Parts inside a range this transaction cleared are left out: RYW does not
+         * read a cleared range of more than one key from storage, so its cache never learns
+         * it (which only a snapshot read with {@code snapshot_ryw_disable} can tell).
+         */
+        void record() {
+            if (fetched == null) {
+                return;
+            }
+            if (sFetched && nextStored != null) {
+                fetched.remove(fetched.size() - 1); // peeked past the stretch, not walked over
+            }
+            byte[] b;
+            byte[] e;
+            if (reverse) {
+                java.util.Collections.reverse(fetched);
+                b = exhausted ? lo : last == null ? hi : last;
+                e = hi;
+            } else {
+                b = lo;
+                e = exhausted ? hi : last == null ? lo : ByteKeys.keyAfter(last);
+            }
+            if (writes == null) {
+                cache.putRange(b, e, fetched);
+            } else {
+                writes.forEachPartNotClearedInBulk(b, e, (x, y) -> cache.putRange(x, y, fetched));
+            }
         }
 
         private KeyValue nextPresent() {
@@ -247,7 +392,11 @@ final class ReadView {
                         value = e.value;
                         break;
                     case DEPENDENT:
-                        value = e.resolve(store.get(cur.getKey(), version));
+                        byte[] v = fromCache ? cache.get(cur.getKey()) : store.get(cur.getKey(), version);
+                        if (v == ReadCache.UNKNOWN) {
+                            throw ReadCache.MISS;
+                        }
+                        value = e.resolve(v);
                         break;
                     default:
                         throw FdbError.ACCESSED_UNREADABLE.exception();
