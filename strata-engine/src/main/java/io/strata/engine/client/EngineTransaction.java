@@ -515,8 +515,8 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /**
-     * Runs {@code read} on what this transaction knows ({@link #knownView}); null when the
-     * answer needs the store. An answer from there needs no read version and never touches
+     * Runs {@code read} on what this transaction knows (own writes over the read cache); null
+     * when the answer needs the store. An answer from there needs no read version and never touches
      * the store, so it cannot fail with {@code transaction_too_old}; its conflict ranges are
      * those of any read ({@code read} records them, from the writes it is given).
      */
@@ -525,10 +525,12 @@ final class EngineTransaction extends TransactionOverloads {
         if (e != null) {
             return CompletableFuture.failedFuture(e);
         }
-        ReadView known = knownView(snapshot);
-        if (known == null) {
+        if (!rywActive()) {
             return null;
         }
+        // Tried even when nothing is known yet: a selector or range that looks at no key at
+        // all (firstGreaterThan(\xff), a range from \xff) is answered without the store.
+        ReadView known = ReadView.ofCache(readCache(), rywFor(snapshot) ? writes : null, maxReadKey());
         try {
             return CompletableFuture.completedFuture(read.apply(known, writes));
         } catch (ReadCache.Miss miss) {

@@ -273,6 +273,18 @@ class ReadCacheTest {
         assertThat(errorCode(tr.getKey(llt("a")))).as("steps below a").isEqualTo(TOO_OLD);
     }
 
+    @Test
+    void aSelectorThatLooksAtNoKeyIsAnsweredWithoutTheStore() {
+        // RYW's getRangeValue returns before any storage request when the begin selector is at
+        // or past the end of the readable key space (found by ReadCachePropertyTest).
+        tr.getReadVersion().join();
+        expire();
+        assertThat(getKey(tr, fgt("\u00ff"))).isEqualTo("\u00ff");
+        assertThat(getKey(tr, fge("\u00ff"))).isEqualTo("\u00ff");
+        assertThat(keys(tr.getRange(fge("\u00ff"), fgt("\u00ff")).asList().join())).isEmpty();
+        assertThat(errorCode(tr.getKey(lle("\u00ff")))).isEqualTo(TOO_OLD);
+    }
+
     // ---------------------------------------------------------------- own writes over the cache
 
     @Test
