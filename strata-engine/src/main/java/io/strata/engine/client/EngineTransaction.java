@@ -498,20 +498,22 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /**
-     * The view of what this transaction already knows — own writes over the read cache, as
-     * RYW's iterator lays its write map over its snapshot cache — or null when it knows
-     * nothing a read could be answered from. With read-your-writes disabled there is no cache:
-     * RYW hands every read to NativeAPI ({@code readWithConflictRangeThrough}).
+     * The value of {@code key} from what this transaction already knows — own writes over the
+     * read cache, as RYW's iterator lays its write map over its snapshot cache — or null when
+     * the store must answer. With read-your-writes disabled there is no cache: RYW hands every
+     * read to NativeAPI ({@code readWithConflictRangeThrough}). A miss allocates nothing: most
+     * point reads miss.
      */
-    private ReadView knownView(boolean snapshot) {
+    private ReadView.Point knownPoint(byte[] key, boolean snapshot) {
         if (!rywActive()) {
             return null;
         }
         WriteMap seen = rywFor(snapshot) ? writes : null;
-        if (readCache == null && (seen == null || seen.isEmpty())) {
-            return null;
+        if (seen == null || seen.isEmpty()) {
+            byte[] v = readCache == null ? ReadCache.UNKNOWN : readCache.get(key);
+            return v == ReadCache.UNKNOWN ? null : new ReadView.Point(v, true);
         }
-        return ReadView.ofCache(readCache(), seen, maxReadKey());
+        return ReadView.ofCache(readCache(), seen, maxReadKey()).get(key);
     }
 
     /**
@@ -532,9 +534,8 @@ final class EngineTransaction extends TransactionOverloads {
         // all (firstGreaterThan(\xff), a range from \xff) is answered without the store.
         ReadView known = ReadView.ofCache(readCache(), rywFor(snapshot) ? writes : null, maxReadKey());
         try {
-            return CompletableFuture.completedFuture(read.apply(known, writes));
-        } catch (ReadCache.Miss miss) {
-            return null;
+            T result = read.apply(known, writes);
+            return known.missed() ? null : CompletableFuture.completedFuture(result);
         } catch (FDBException ex) {
             return CompletableFuture.failedFuture(ex);
         }
@@ -569,19 +570,18 @@ final class EngineTransaction extends TransactionOverloads {
                 return CompletableFuture.completedFuture(null);
             }
             readIssued = true; // as noteRead(), without taking the lock again
-            ReadView known = knownView(snapshot);
-            if (known != null) {
-                try {
-                    ReadView.Point p = known.get(key);
-                    if (p != null) {
-                        if (!snapshot && p.readStorage()) {
-                            addReadConflictKey(key.clone(), writes);
-                        }
-                        return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
+            // The read cache and a serializable read's conflict range keep the key: a copy of its own.
+            byte[] own = snapshot && !rywActive() ? key : key.clone();
+            try {
+                ReadView.Point p = knownPoint(own, snapshot);
+                if (p != null) {
+                    if (!snapshot && p.readStorage()) {
+                        addReadConflictKey(own, writes);
                     }
-                } catch (FDBException ex) {
-                    return CompletableFuture.failedFuture(ex);
+                    return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
                 }
+            } catch (FDBException ex) {
+                return CompletableFuture.failedFuture(ex);
             }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
@@ -589,8 +589,7 @@ final class EngineTransaction extends TransactionOverloads {
                 long version = rv.join();
                 try {
                     checkReadVersion(version);
-                    // The read cache and a serializable read's conflict range keep the key: a copy of its own.
-                    byte[] value = readKey(version, snapshot && !rywActive() ? key : key.clone(), snapshot, writes);
+                    byte[] value = readKey(version, own, snapshot, writes);
                     checkStillReadable(version);
                     return CompletableFuture.completedFuture(value == null ? null : value.clone());
                 } catch (FDBException ex) {
@@ -641,6 +640,9 @@ final class EngineTransaction extends TransactionOverloads {
 
     private byte[] resolveKey(ReadView view, KeySelector selector, boolean snapshot, WriteMap seen) {
         byte[] result = view.resolve(selector).key();
+        if (view.missed()) {
+            return null; // answered by the store instead
+        }
         if (!snapshot) {
             byte[][] range = ReadConflicts.ofGetKey(selector, result);
             addReadConflictInternal(range[0], range[1], seen);
@@ -686,6 +688,9 @@ final class EngineTransaction extends TransactionOverloads {
 
     private ReadView.Rows rangeRows(ReadView view, KeySelector b, KeySelector en, int rowLimit, boolean reverse, boolean snapshot, WriteMap seen) {
         ReadView.Rows rows = view.range(b, en, rowLimit, reverse);
+        if (view.missed()) {
+            return null; // answered by the store instead
+        }
         if (!snapshot) {
             byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
             addReadConflictInternal(range[0], range[1], seen);

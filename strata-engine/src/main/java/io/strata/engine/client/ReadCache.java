@@ -25,7 +25,9 @@ import java.util.TreeMap;
  *
  * <h2>Layout</h2>
  * Point reads, the engine's hot path, go to an open-addressing hash table: one hash and one
- * slot per read, no tree. Intervals live in a sorted map from their begin, disjoint (an
+ * slot per read, no tree — a key looked up and not found is inserted into the slot that
+ * lookup probed, without hashing it again. The first point is held in two fields and the
+ * table made for the second, so that a transaction of one read pays for one small object. Intervals live in a sorted map from their begin, disjoint (an
  * interval that meets known ones is trimmed to the gaps between them, as
  * {@code SnapshotCache::insert} trims). The first read answered from the cache in key order
  * (a range, a key selector) moves the known points into the sorted map as one-key intervals,
@@ -48,18 +50,6 @@ final class ReadCache {
     /** The point table's first size: most transactions read a handful of keys. */
     private static final int FIRST_CAPACITY = 8;
 
-    /**
-     * Thrown by a walk of {@link ReadView} over the cache when the answer needs something the
-     * cache does not know: the read must go to the store. Preallocated, without a stack trace.
-     */
-    static final class Miss extends RuntimeException {
-        private Miss() {
-            super("not in the read cache", null, false, false);
-        }
-    }
-
-    static final Miss MISS = new Miss();
-
     /** A known interval {@code [begin, end)} and its present keys, ascending. */
     static final class Interval {
         final byte[] begin;
@@ -77,25 +67,45 @@ final class ReadCache {
         }
     }
 
+    /** The first known point, outside the table (its value {@link #ABSENT} when absent); null when none. */
+    private byte[] firstKey;
+    private byte[] firstValue;
+
     // Point table: open addressing, linear probing, at most half full (as WrittenKeys).
     private byte[][] keys;
     private int[] hashes;
     private byte[][] values;
     private int size;
 
-    /** Known intervals by begin; disjoint. */
-    private final TreeMap<byte[], Interval> intervals = new TreeMap<>(ByteKeys.COMPARATOR);
+    /**
+     * The last key {@link #get} did not find in the point table, and the empty slot that ended
+     * its probe: {@link #putPoint} of the same array goes there. Cleared by every change of
+     * the table.
+     */
+    private byte[] missedKey;
+    private int missedSlot;
+    private int missedHash;
+
+    /** Known intervals by begin; disjoint. Null until the first one: point readers never pay for it. */
+    private TreeMap<byte[], Interval> intervals;
 
     /** The value of {@code key}, null when known to be absent, {@link #UNKNOWN} when not known. */
     byte[] get(byte[] key) {
+        if (firstKey != null && Arrays.equals(firstKey, key)) {
+            return firstValue == ABSENT ? null : firstValue;
+        }
         if (size > 0) {
-            int i = slotOf(key, ByteKeys.hash(key));
+            int hash = ByteKeys.hash(key);
+            int i = slotOf(key, hash);
             if (keys[i] != null) {
                 byte[] v = values[i];
                 return v == ABSENT ? null : v;
             }
+            missedKey = key;
+            missedSlot = i;
+            missedHash = hash;
         }
-        if (intervals.isEmpty()) {
+        if (intervals == null) {
             return UNKNOWN;
         }
         Interval in = containing(key);
@@ -107,16 +117,32 @@ final class ReadCache {
      * {@code key}. {@code key} is kept, so it must not be the caller's array.
      */
     void putPoint(byte[] key, byte[] value) {
+        if (firstKey == null) {
+            firstKey = key;
+            firstValue = value == null ? ABSENT : value;
+            return;
+        }
+        if (key != missedKey && Arrays.equals(firstKey, key)) {
+            return;
+        }
         if (keys == null) {
             keys = new byte[FIRST_CAPACITY][];
             hashes = new int[FIRST_CAPACITY];
             values = new byte[FIRST_CAPACITY][];
         }
-        int hash = ByteKeys.hash(key);
-        int i = slotOf(key, hash);
-        if (keys[i] != null) {
-            return; // known already, and the same: one snapshot
+        int hash;
+        int i;
+        if (key == missedKey) {
+            hash = missedHash;
+            i = missedSlot;
+        } else {
+            hash = ByteKeys.hash(key);
+            i = slotOf(key, hash);
+            if (keys[i] != null) {
+                return; // known already, and the same: one snapshot
+            }
         }
+        missedKey = null;
         if ((size + 1) * 2 > keys.length) {
             grow();
             i = slotOf(key, hash);
@@ -136,18 +162,24 @@ final class ReadCache {
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
+        if (intervals == null) {
+            intervals = new TreeMap<>(ByteKeys.COMPARATOR);
+        }
         Interval atBegin = containing(begin);
         if (atBegin != null) {
             begin = atBegin.end;
         }
-        Map.Entry<byte[], Interval> below = intervals.lowerEntry(end);
-        if (below != null && ByteKeys.compare(below.getValue().end, end) > 0) {
-            end = below.getKey(); // an interval holds the end: stop where it begins
+        byte[] below = intervals.lowerKey(end);
+        if (below != null && ByteKeys.compare(intervals.get(below).end, end) > 0) {
+            end = below; // an interval holds the end: stop where it begins
         }
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
-        intervals.subMap(begin, true, end, false).clear();
+        // Intervals inside [begin, end) are known whole: replaced by the new one.
+        for (byte[] k; (k = intervals.ceilingKey(begin)) != null && ByteKeys.compare(k, end) < 0; ) {
+            intervals.remove(k);
+        }
         int from = lowerBound(rows, begin);
         int to = lowerBound(rows, end);
         List<Map.Entry<byte[], byte[]>> inside = from == 0 && to == rows.size() ? rows : rows.subList(from, to);
@@ -159,32 +191,47 @@ final class ReadCache {
      * ordered walk sees them. Called before every walk of the cache in key order.
      */
     void sortPoints() {
-        if (size == 0) {
+        if (firstKey == null) {
             return;
         }
-        for (int i = 0; i < keys.length; i++) {
-            byte[] k = keys[i];
-            if (k != null) {
-                if (containing(k) == null) {
-                    byte[] v = values[i];
-                    List<Map.Entry<byte[], byte[]>> row = v == ABSENT ? List.of() : List.of(Map.entry(k, v));
-                    intervals.put(k, new Interval(k, ByteKeys.keyAfter(k), row));
-                }
+        if (intervals == null) {
+            intervals = new TreeMap<>(ByteKeys.COMPARATOR);
+        }
+        missedKey = null;
+        sortPoint(firstKey, firstValue);
+        firstKey = null;
+        firstValue = null;
+        for (int i = 0; size > 0 && i < keys.length; i++) {
+            if (keys[i] != null) {
+                sortPoint(keys[i], values[i]);
                 keys[i] = null;
                 values[i] = null;
+                size--;
             }
         }
-        size = 0;
+    }
+
+    private void sortPoint(byte[] k, byte[] v) {
+        if (containing(k) == null) {
+            List<Map.Entry<byte[], byte[]>> row = v == ABSENT ? List.of() : List.of(Map.entry(k, v));
+            intervals.put(k, new Interval(k, ByteKeys.keyAfter(k), row));
+        }
     }
 
     /** The interval holding {@code key}, or null (points waiting in the table not included). */
     Interval containing(byte[] key) {
+        if (intervals == null) {
+            return null;
+        }
         Map.Entry<byte[], Interval> e = intervals.floorEntry(key);
         return e != null && ByteKeys.compare(key, e.getValue().end) < 0 ? e.getValue() : null;
     }
 
     /** The interval holding the keys just below {@code key}: {@code begin < key <= end}, or null. */
     Interval endingAtOrAfter(byte[] key) {
+        if (intervals == null) {
+            return null;
+        }
         Map.Entry<byte[], Interval> e = intervals.lowerEntry(key);
         return e != null && ByteKeys.compare(key, e.getValue().end) <= 0 ? e.getValue() : null;
     }
@@ -282,7 +329,7 @@ final class ReadCache {
             this.lo = lo;
             this.hi = hi;
             this.reverse = reverse;
-            if (ByteKeys.compare(lo, hi) >= 0) {
+            if (intervals == null || ByteKeys.compare(lo, hi) >= 0) {
                 next = java.util.Collections.emptyIterator();
             } else if (!reverse) {
                 byte[] from = intervals.floorKey(lo);

@@ -23,7 +23,7 @@ import java.util.Map;
  * <li>the {@link ReadCache} ({@link #ofCache}): what the transaction read before. A read
  *     answered wholly from it and the writes needs no read version and never grows too old;
  *     when the answer needs a key or a stretch of keys neither knows, {@link #get} returns
- *     null and the walks throw {@link ReadCache#MISS}, and the transaction reads the store;
+ *     null, the walks stop and {@link #missed} turns true, and the transaction reads the store;
  * <li>the store at the read version ({@link #ofStore}), which teaches the cache what each
  *     read looked at: the value of a key it read, and every stretch of keys a walk passed
  *     over, with the stored keys in it.
@@ -40,6 +40,12 @@ final class ReadView {
     private final boolean fromCache;
     private final WriteMap writes;
     private final byte[] maxKey;
+    /**
+     * From the cache: set when a walk needed something unknown. Every walk then ends at once
+     * and what it returns is meaningless. A flag, not an exception: most first reads of a
+     * range miss, and a throw through the walk's frames costs more than a small read.
+     */
+    private boolean missed;
 
     private ReadView(VersionedStore store, long version, ReadCache cache, boolean fromCache, WriteMap writes, byte[] maxKey) {
         this.store = store;
@@ -58,6 +64,11 @@ final class ReadView {
     /** What the transaction already knows: {@code cache} under {@code writes}. */
     static ReadView ofCache(ReadCache cache, WriteMap writes, byte[] maxKey) {
         return new ReadView(null, 0, cache, true, writes, maxKey);
+    }
+
+    /** From the cache: whether a walk needed something the cache and own writes do not know; its result is then void. */
+    boolean missed() {
+        return missed;
     }
 
     /** The stored value of {@code key} (null when absent), or {@link ReadCache#UNKNOWN} from a cache that does not know it. */
@@ -220,9 +231,16 @@ final class ReadView {
             this.checkUnreadable = writes != null && writes.hasUnreadableRanges();
             if (fromCache) {
                 cache.sortPoints();
-                this.stored = cache.rows(lo, hi, reverse);
                 this.known = reverse ? cache.endingAtOrAfter(hi) : cache.containing(lo);
                 this.fetched = null;
+                if (known == null && !mayKnowStart()) {
+                    // The first key the walk needs is unknown: the common first read of a range.
+                    missed = true;
+                    this.stored = java.util.Collections.emptyIterator();
+                    this.written = java.util.Collections.emptyIterator();
+                    return;
+                }
+                this.stored = cache.rows(lo, hi, reverse);
             } else {
                 this.stored = store.range(lo, hi, version, reverse);
                 this.fetched = cache == null ? null : new ArrayList<>();
@@ -262,15 +280,21 @@ final class ReadView {
         /**
          * The next present key-value in this cursor's direction, or null at the end. From
          * the cache, the stretch just walked (up to and including the row, or to the bound)
-         * must be known, or the walk throws {@link ReadCache#MISS}: a key the cache does not
-         * know may lie in it. That is checked before the unreadable ranges, which the walk
-         * over the store might never reach.
+         * must be known, or the walk ends as {@link #missed}: a key the cache does not know
+         * may lie in it. That is checked before the unreadable ranges, which the walk over the
+         * store might never reach.
          */
         KeyValue next() {
+            if (missed) {
+                return null;
+            }
             KeyValue kv = nextPresent();
             if (fromCache && !knownInInterval(kv)) {
                 byte[][] stretch = stretchTo(kv);
-                requireKnown(stretch[0], stretch[1]);
+                if (missed || !isKnown(stretch[0], stretch[1])) {
+                    missed = true;
+                    return null;
+                }
                 known = kv == null ? null : cache.containing(kv.getKey());
             }
             if (checkUnreadable) {
@@ -295,6 +319,21 @@ final class ReadView {
             return new byte[][] {last == null ? lo : ByteKeys.keyAfter(last), kv == null ? hi : ByteKeys.keyAfter(kv.getKey())};
         }
 
+        /**
+         * From the cache, when no known interval holds the walk's start: whether own writes may
+         * know it. False means the walk cannot be answered; true, that it must be tried.
+         */
+        private boolean mayKnowStart() {
+            if (ByteKeys.compare(lo, hi) >= 0) {
+                return true; // walks over nothing
+            }
+            if (writes == null) {
+                return false;
+            }
+            // Forward, the start is lo itself; reverse, whatever lies just below hi (let the walk tell).
+            return reverse || writes.isCleared(lo) || writes.entry(lo) != null;
+        }
+
         /** Whether the step to {@code kv} stays inside {@link #known}, which holds the walk's position. */
         private boolean knownInInterval(KeyValue kv) {
             if (known == null) {
@@ -306,22 +345,17 @@ final class ReadView {
             return kv == null ? ByteKeys.compare(hi, known.end) <= 0 : ByteKeys.compare(kv.getKey(), known.end) < 0;
         }
 
-        /** Throws {@link ReadCache#MISS} unless own writes and the cache together know all of {@code [b, e)}. */
-        private void requireKnown(byte[] b, byte[] e) {
+        /** Whether own writes and the cache together know all of {@code [b, e)}. */
+        private boolean isKnown(byte[] b, byte[] e) {
             if (ByteKeys.compare(b, e) >= 0) {
-                return;
+                return true;
             }
             if (writes == null) {
-                if (!cache.covers(b, e)) {
-                    throw ReadCache.MISS;
-                }
-                return;
+                return cache.covers(b, e);
             }
-            writes.forEachUnknownPart(b, e, (x, y) -> {
-                if (!cache.covers(x, y)) {
-                    throw ReadCache.MISS;
-                }
-            });
+            boolean[] all = {true};
+            writes.forEachUnknownPart(b, e, (x, y) -> all[0] &= cache.covers(x, y));
+            return all[0];
         }
 
         /**
@@ -394,7 +428,8 @@ final class ReadView {
                     case DEPENDENT:
                         byte[] v = fromCache ? cache.get(cur.getKey()) : store.get(cur.getKey(), version);
                         if (v == ReadCache.UNKNOWN) {
-                            throw ReadCache.MISS;
+                            missed = true; // the stored value under atomic operations is unknown
+                            return null;
                         }
                         value = e.resolve(v);
                         break;
