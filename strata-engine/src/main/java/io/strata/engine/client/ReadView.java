@@ -290,7 +290,7 @@ final class ReadView {
             }
             KeyValue kv = nextPresent();
             if (fromCache && !knownInInterval(kv)) {
-                byte[][] stretch = stretchTo(kv);
+                byte[][] stretch = stretchTo(kv == null ? null : kv.getKey());
                 if (missed || !isKnown(stretch[0], stretch[1])) {
                     missed = true;
                     return null;
@@ -298,7 +298,7 @@ final class ReadView {
                 known = kv == null ? null : cache.containing(kv.getKey());
             }
             if (checkUnreadable) {
-                byte[][] stretch = stretchTo(kv);
+                byte[][] stretch = stretchTo(kv == null ? null : kv.getKey());
                 if (writes.inUnreadableRange(stretch[0], stretch[1])) {
                     throw FdbError.ACCESSED_UNREADABLE.exception();
                 }
@@ -311,12 +311,12 @@ final class ReadView {
             return kv;
         }
 
-        /** The stretch from the walk's position up to and including {@code kv}, or to the bound when null. */
-        private byte[][] stretchTo(KeyValue kv) {
+        /** The stretch from the walk's position up to and including {@code key}, or to the bound when null. */
+        private byte[][] stretchTo(byte[] key) {
             if (reverse) {
-                return new byte[][] {kv == null ? lo : kv.getKey(), last == null ? hi : last};
+                return new byte[][] {key == null ? lo : key, last == null ? hi : last};
             }
-            return new byte[][] {last == null ? lo : ByteKeys.keyAfter(last), kv == null ? hi : ByteKeys.keyAfter(kv.getKey())};
+            return new byte[][] {last == null ? lo : ByteKeys.keyAfter(last), key == null ? hi : ByteKeys.keyAfter(key)};
         }
 
         /**
@@ -434,6 +434,14 @@ final class ReadView {
                         value = e.resolve(v);
                         break;
                     default:
+                        if (fromCache) {
+                            // Fail only if the walk over the store would get here too.
+                            byte[][] stretch = stretchTo(cur.getKey());
+                            if (!isKnown(stretch[0], stretch[1])) {
+                                missed = true;
+                                return null;
+                            }
+                        }
                         throw FdbError.ACCESSED_UNREADABLE.exception();
                 }
                 if (value != null) {

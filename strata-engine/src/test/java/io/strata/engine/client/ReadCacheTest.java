@@ -356,6 +356,27 @@ class ReadCacheTest {
         assertThat(range(tr, "a", "b")).containsExactly("a");
     }
 
+    @Test
+    void anUnreadableKeyBehindAnUnknownGapNeedsTheStoreFirst() {
+        // The cache knows [a, d); f holds a versionstamped value. A read of three rows from a
+        // stops at e, before f, when the store answers; the cache alone cannot know that.
+        assertThat(range(tr, "a", "d")).containsExactly("a", "c");
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, b("f"), new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        assertThat(range(tr, "a", "h", 3, false)).containsExactly("a", "c", "e");
+        Transaction late = db.createTransaction();
+        try {
+            assertThat(get(late, "a")).isEqualTo("a");
+            assertThat(range(late, "a", "d")).containsExactly("a", "c");
+            late.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, b("f"), new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+            expire();
+            assertThat(rangeError(late, "a", "h", 3, false)).as("[d, f) is unknown").isEqualTo(TOO_OLD);
+            assertThat(rangeError(late, "a", "d\u0000", 0, false)).isEqualTo(TOO_OLD);
+            assertThat(errorCode(late.get(b("f")))).isEqualTo(1036);
+        } finally {
+            late.close();
+        }
+    }
+
     // ---------------------------------------------------------------- snapshot reads and options
 
     @Test
