@@ -41,8 +41,10 @@ import java.util.function.Supplier;
  * read-your-writes semantics ({@code fdbclient/ReadYourWrites.actor.cpp}).
  *
  * <h2>State</h2>
- * A read version taken at the first read; the {@link WriteMap} that reads see; the
- * mutations in issue order; read and write conflict ranges. {@code commit} sends them to
+ * A read version taken at the first read the store must answer; the {@link WriteMap} that
+ * reads see; the {@link ReadCache} of what reads found, which with the writes answers later
+ * reads without the store (RYW's snapshot cache); the mutations in issue order; read and
+ * write conflict ranges. {@code commit} sends them to
  * the commit pipeline. Errors of {@code void} calls ({@code set}, {@code clear},
  * {@code mutate}, conflict ranges) are deferred, as the C client defers them: the call
  * returns, and the next read, watch or commit fails with the error.

@@ -40,7 +40,9 @@ import java.util.TreeMap;
  * cache is not bounded: a transaction that reads a million rows keeps them until it ends
  * ({@code read_your_writes_disable} turns it off).
  *
- * <p>Not thread-safe: used under the transaction's monitor.
+ * <h2>Concurrency</h2>
+ * None of its own: like the write map, it is read and changed only under the transaction's
+ * monitor, which every read holds while it runs (a read delayed by latency takes it again).
  */
 final class ReadCache {
     /** What {@link #get} returns for a key it does not know (compared by identity). */
