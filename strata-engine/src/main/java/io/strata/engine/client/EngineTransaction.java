@@ -43,8 +43,10 @@ import java.util.function.Supplier;
  * read-your-writes semantics ({@code fdbclient/ReadYourWrites.actor.cpp}).
  *
  * <h2>State</h2>
- * A read version taken at the first read; the {@link WriteMap} that reads see; the
- * mutations in issue order; read and write conflict ranges. {@code commit} sends them to
+ * A read version taken at the first read the store must answer; the {@link WriteMap} that
+ * reads see; the {@link ReadCache} of what reads found, which with the writes answers later
+ * reads without the store (RYW's snapshot cache); the mutations in issue order; read and
+ * write conflict ranges. {@code commit} sends them to
  * the commit pipeline. Errors of {@code void} calls ({@code set}, {@code clear},
  * {@code mutate}, conflict ranges) are deferred, as the C client defers them: the call
  * returns, and the next read, watch or commit fails with the error.
@@ -112,6 +114,8 @@ final class EngineTransaction extends TransactionOverloads {
      */
     private WriteMap writes = new WriteMap();
     private boolean writesShared;
+    /** What reads found in the store (RYW's snapshot cache); null until the first such read. */
+    private ReadCache readCache;
     private final List<Mutation> mutations = new ArrayList<>();
     private final ConflictRanges readConflicts = new ConflictRanges();
     private final ConflictRanges writeConflicts = new ConflictRanges();
@@ -561,12 +565,71 @@ final class EngineTransaction extends TransactionOverloads {
         return KeyRules.maxWriteKey(options);
     }
 
-    /** The view a read sees: own writes ({@code seen}) unless RYW is off (or off for snapshot reads). */
+    /**
+     * The view a read of the store sees: own writes ({@code seen}) unless RYW is off (or off
+     * for snapshot reads); what it finds goes to the read cache unless RYW is off.
+     */
     private ReadView view(long version, boolean snapshot, WriteMap seen) {
-        boolean ryw = !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
         engine.workload().read();
         boolean system = options.readSystemKeys || options.accessSystemKeys;
-        return new ReadView(engine.store(), version, ryw ? seen : null, maxReadKey(), system ? engine.shards() : null);
+        return ReadView.ofStore(engine.store(), version, rywFor(snapshot) ? seen : null, maxReadKey(),
+                rywActive() ? readCache() : null, system ? engine.shards() : null);
+    }
+
+    private boolean rywFor(boolean snapshot) {
+        return !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
+    }
+
+    private ReadCache readCache() {
+        if (readCache == null) {
+            readCache = new ReadCache();
+        }
+        return readCache;
+    }
+
+    /**
+     * The value of {@code key} from what this transaction already knows — own writes over the
+     * read cache, as RYW's iterator lays its write map over its snapshot cache — or null when
+     * the store must answer. With read-your-writes disabled there is no cache: RYW hands every
+     * read to NativeAPI ({@code readWithConflictRangeThrough}). A miss allocates nothing: most
+     * point reads miss.
+     */
+    private ReadView.Point knownPoint(byte[] key, boolean snapshot) {
+        if (!rywActive()) {
+            return null;
+        }
+        WriteMap seen = rywFor(snapshot) ? writes : null;
+        if (seen == null || seen.isEmpty()) {
+            byte[] v = readCache == null ? ReadCache.UNKNOWN : readCache.get(key);
+            return v == ReadCache.UNKNOWN ? null : new ReadView.Point(v, true);
+        }
+        return ReadView.ofCache(readCache(), seen, maxReadKey()).get(key);
+    }
+
+    /**
+     * Runs {@code read} on what this transaction knows (own writes over the read cache); null
+     * when the answer needs the store. An answer from there needs no read version and never touches
+     * the store, so it cannot fail with {@code transaction_too_old}; its conflict ranges are
+     * those of any read ({@code read} records them, from the writes it is given).
+     */
+    private synchronized <T> CompletableFuture<T> fromKnown(boolean snapshot, BiFunction<ReadView, WriteMap, T> read) {
+        FDBException e = blockingError();
+        if (e != null) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!rywActive()) {
+            return null;
+        }
+        // Tried even when nothing is known yet: a selector or range that looks at no key at
+        // all (firstGreaterThan(\xff), a range from \xff) is answered without the store.
+        ReadView known = ReadView.ofCache(readCache(), rywFor(snapshot) ? writes : null, maxReadKey());
+        try {
+            T result = read.apply(known, writes);
+            return known.missed() ? null : CompletableFuture.completedFuture(result);
+        } catch (FDBException ex) {
+            // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
+            return failedRead(ex, ReadKind.READ);
+        }
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
@@ -608,14 +671,27 @@ final class EngineTransaction extends TransactionOverloads {
                 return CompletableFuture.completedFuture(null);
             }
             readIssued = true; // as noteRead(), without taking the lock again
+            // The read cache and a serializable read's conflict range keep the key: a copy of its own.
+            byte[] own = snapshot && !rywActive() ? key : key.clone();
+            try {
+                ReadView.Point p = knownPoint(own, snapshot);
+                if (p != null) {
+                    if (!snapshot && p.readStorage()) {
+                        addReadConflictKey(own, writes);
+                    }
+                    return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
+                }
+            } catch (FDBException ex) {
+                // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
+                return failedRead(ex, kind);
+            }
             CompletableFuture<Long> rv = readVersionFuture();
             if (rv.isDone() && engine.latency().readMicros() == 0) {
                 // readAtVersion's immediate path, without a lambda or a boxed version per read
                 long version = rv.join();
                 try {
                     checkReadVersion(version);
-                    // A serializable read keeps its key in the conflict ranges: a copy of its own.
-                    byte[] value = readKey(version, snapshot ? key : key.clone(), snapshot, writes);
+                    byte[] value = readKey(version, own, snapshot, writes);
                     checkStillReadable(version);
                     return CompletableFuture.completedFuture(value == null ? null : value.clone());
                 } catch (FDBException ex) {
@@ -657,14 +733,23 @@ final class EngineTransaction extends TransactionOverloads {
             }
         }
         noteRead();
-        return readAtVersion((Long version, WriteMap seen) -> {
-            byte[] result = view(version, snapshot, seen).resolve(selector).key();
-            if (!snapshot) {
-                byte[][] range = ReadConflicts.ofGetKey(selector, result);
-                addReadConflictInternal(range[0], range[1], seen);
-            }
-            return result.clone(); // may be a stored key, or the shared maximum key
-        });
+        CompletableFuture<byte[]> known = fromKnown(snapshot, (view, seen) -> resolveKey(view, selector, snapshot, seen));
+        if (known != null) {
+            return known;
+        }
+        return readAtVersion((Long version, WriteMap seen) -> resolveKey(view(version, snapshot, seen), selector, snapshot, seen));
+    }
+
+    private byte[] resolveKey(ReadView view, KeySelector selector, boolean snapshot, WriteMap seen) {
+        byte[] result = view.resolve(selector).key();
+        if (view.missed()) {
+            return null; // answered by the store instead
+        }
+        if (!snapshot) {
+            byte[][] range = ReadConflicts.ofGetKey(selector, result);
+            addReadConflictInternal(range[0], range[1], seen);
+        }
+        return result.clone(); // may be a stored key, or the shared maximum key
     }
 
     /**
@@ -700,14 +785,23 @@ final class EngineTransaction extends TransactionOverloads {
             return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
         }
         noteRead();
-        return readAtVersion((Long version, WriteMap seen) -> {
-            ReadView.Rows rows = view(version, snapshot, seen).range(b, en, rowLimit, reverse);
-            if (!snapshot) {
-                byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
-                addReadConflictInternal(range[0], range[1], seen);
-            }
-            return rows;
-        });
+        CompletableFuture<ReadView.Rows> known = fromKnown(snapshot, (view, seen) -> rangeRows(view, b, en, rowLimit, reverse, snapshot, seen));
+        if (known != null) {
+            return known;
+        }
+        return readAtVersion((Long version, WriteMap seen) -> rangeRows(view(version, snapshot, seen), b, en, rowLimit, reverse, snapshot, seen));
+    }
+
+    private ReadView.Rows rangeRows(ReadView view, KeySelector b, KeySelector en, int rowLimit, boolean reverse, boolean snapshot, WriteMap seen) {
+        ReadView.Rows rows = view.range(b, en, rowLimit, reverse);
+        if (view.missed()) {
+            return null; // answered by the store instead
+        }
+        if (!snapshot) {
+            byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
+            addReadConflictInternal(range[0], range[1], seen);
+        }
+        return rows;
     }
 
     private synchronized void noteRead() {

@@ -288,6 +288,36 @@ final class WriteMap {
         return first;
     }
 
+    /**
+     * Emits the parts of {@code [begin, end)} outside every cleared interval of more than one
+     * key: what FoundationDB's RYW reads from storage when a range read walks over
+     * {@code [begin, end)} ({@code skipUncached} ends a storage request at such a range, and
+     * reads through single cleared keys).
+     */
+    void forEachPartNotClearedInBulk(byte[] begin, byte[] end, RangeConsumer out) {
+        if (ByteKeys.compare(begin, end) >= 0) {
+            return;
+        }
+        byte[] pos = begin;
+        if (!cleared.isEmpty()) {
+            byte[] from = cleared.floorKey(begin);
+            for (Map.Entry<byte[], byte[]> r : cleared.subMap(from == null ? begin : from, true, end, false).entrySet()) {
+                byte[] cb = r.getKey();
+                byte[] ce = r.getValue();
+                if (ByteKeys.compare(ce, pos) <= 0 || ByteKeys.isKeyAfter(cb, ce)) {
+                    continue;
+                }
+                if (ByteKeys.compare(pos, cb) < 0) {
+                    out.accept(pos, cb);
+                }
+                pos = ce;
+            }
+        }
+        if (ByteKeys.compare(pos, end) < 0) {
+            out.accept(pos, end);
+        }
+    }
+
     /** Receives a key range {@code [begin, end)}. */
     @FunctionalInterface
     interface RangeConsumer {

@@ -128,6 +128,19 @@ class FailedReadFailsCommitTest {
     }
 
     @Test
+    void anUnreadableReadAnsweredWithoutTheStoreStillFailsTheCommit() {
+        // A point read of a key a versionstamped key may land on: own writes answer it (with
+        // 1036) before the store is reached, and it is still a failed read.
+        Transaction tr = db.createTransaction();
+        byte[] stamped = Arrays.copyOf(b("vs"), 16);
+        stamped[12] = 2;
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, stamped, b("v"));
+        byte[] mayLandOn = Arrays.copyOf(b("vs"), 12);
+        assertThat(errorOf(tr.get(mayLandOn))).isEqualTo(1036);
+        assertCommitFailsWith(tr, 1036);
+    }
+
+    @Test
     void aReadAtVersionZeroFailsTheCommitWithClientInvalidOperation() {
         // initialize_new_database sets read version 0; NativeAPI refuses reads at it inside the read.
         Transaction tr = db.createTransaction();
