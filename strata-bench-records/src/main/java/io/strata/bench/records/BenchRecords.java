@@ -44,14 +44,15 @@ import java.util.stream.Stream;
                 "             issued for save / query (counted by its FDBStoreTimer), straight through fdb-java's",
                 "             Database on the same engine: the engine's cost with the Record Layer taken away.",
                 "Save and query cells are sampled by Java Flight Recorder; each sample is charged to the code",
-                "running (record layer, protobuf, tuples, strata engine, jdk async, other)."},
+                "running (record layer, protobuf, tuples, strata engine, the engine's sequencer spin-waiting for",
+                "work, jdk async, other); cpu us = the process's CPU time per transaction (GC and JIT included)."},
         footer = {"",
                 "Output: a table, and --out/records.csv (columns " + BenchRecords.CSV_HEADER + ")."})
 public final class BenchRecords implements Callable<Integer> {
     static final String CSV_FILE = "records.csv";
     static final String CSV_HEADER = "database,workload,clients,batch,seconds,transactions,transactions_per_s,"
             + "records_per_s,p50_us,p99_us,retries,errors,cpu_us_per_transaction,record_layer,protobuf,tuples,"
-            + "engine,jdk,other,kv_per_transaction";
+            + "engine,engine_spin,jdk,other,samples,kv_per_transaction";
     static final List<String> DATABASES = List.of("memory", "durable");
     static final List<String> WORKLOADS = List.of("save", "query", "raw-save", "raw-query");
     /** Transactions of the untimed pass that counts what each kind of transaction issues. */
@@ -83,6 +84,11 @@ public final class BenchRecords implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
             description = "Orders saved per save transaction (default: ${DEFAULT-VALUE}).")
     int batch;
+
+    @Option(names = "--jit-warmup", paramLabel = "S", defaultValue = "20",
+            description = "Before the first database: saves and queries on a throwaway in-memory store for this long, so that "
+                    + "the JIT has compiled the Record Layer before any cell (default: ${DEFAULT-VALUE}).")
+    double jitWarmup;
 
     @Option(names = "--no-profile", negatable = false, description = "Do not sample with Java Flight Recorder.")
     boolean noProfile;
@@ -123,6 +129,9 @@ public final class BenchRecords implements Callable<Integer> {
                 throw usage("unknown workload: " + w + " " + WORKLOADS);
             }
         }
+        if (!(jitWarmup >= 0)) {
+            throw usage("--jit-warmup must be >= 0");
+        }
         if (records < 1_000 || batch < 1 || batch > 1_000) {
             throw usage("--records must be >= 1000 and --batch between 1 and 1000");
         }
@@ -138,6 +147,9 @@ public final class BenchRecords implements Callable<Integer> {
         Files.createDirectories(out);
         List<String> csv = new ArrayList<>();
         csv.add(CSV_HEADER);
+        if (jitWarmup > 0) {
+            warmUp(o);
+        }
         for (String database : databases) {
             runDatabase(database, o, csv);
         }
@@ -177,9 +189,9 @@ public final class BenchRecords implements Callable<Integer> {
                 w.loadRaw(records, Math.max(saveShape.bytesPerWrite(), 16));
             }
             o.println();
-            o.printf("%-10s %7s | %9s %10s %9s %9s %8s | %8s | %6s %6s %6s %6s %6s %6s%n",
+            o.printf("%-10s %7s | %9s %10s %9s %9s %8s | %8s | %6s %6s %6s %6s %6s %6s %6s%n",
                     "workload", "clients", "txn/s", "records/s", "p50 us", "p99 us", "retries",
-                    "cpu us", "rl %", "pb %", "tup %", "eng %", "jdk %", "oth %");
+                    "cpu us", "rl %", "pb %", "tup %", "eng %", "spin %", "jdk %", "oth %");
             o.flush();
             for (String workload : workloads) {
                 for (int c : clients) {
@@ -188,6 +200,39 @@ public final class BenchRecords implements Callable<Integer> {
             }
         } finally {
             // The last handle of a durable directory closes its engine; then the directory can go.
+            db.close();
+            deleteTree(work);
+        }
+    }
+
+    /**
+     * The Record Layer is a large body of code: on 2 cores the JIT takes tens of seconds to
+     * compile its hot paths, and until it has, the first cells ran at a third of their later
+     * speed. So the same transactions run first on a throwaway in-memory store.
+     */
+    private void warmUp(PrintWriter o) throws IOException {
+        Path work = Files.createDirectories(dir).resolve("records-warmup-" + ProcessHandle.current().pid());
+        Files.createDirectories(work);
+        Path clusterFile = Files.writeString(work.resolve("fdb.cluster"),
+                "strata:memory:strata-bench-records-warmup-" + ProcessHandle.current().pid() + "\n");
+        FDBDatabase db = FDBDatabaseFactory.instance().getDatabase(clusterFile.toString());
+        try {
+            RecordsWorkload w = new RecordsWorkload(db);
+            w.load(5_000, 500);
+            ClosedLoop.Operation save = w.save(batch, 5, null);
+            ClosedLoop.Operation query = w.query(6, null, new AtomicLong());
+            long end = System.nanoTime() + Math.round(jitWarmup * 1e9);
+            long n = 0;
+            while (System.nanoTime() < end) {
+                save.run();
+                query.run();
+                n++;
+            }
+            o.printf(Locale.ROOT, "JIT warm-up: %,d saves and queries on a throwaway in-memory store in %.0f s%n", n, jitWarmup);
+            o.flush();
+        } catch (Exception e) {
+            throw new IllegalStateException("the warm-up failed", e);
+        } finally {
             db.close();
             deleteTree(work);
         }
@@ -237,11 +282,12 @@ public final class BenchRecords implements Callable<Integer> {
         };
         double cpuMicros = r.operations() == 0 ? 0 : r.cpuSeconds() * 1e6 / r.operations();
         String shares = profiled
-                ? String.format(Locale.ROOT, "%6.1f %6.1f %6.1f %6.1f %6.1f %6.1f",
+                ? String.format(Locale.ROOT, "%6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f",
                 100 * split.share(CpuSplit.Part.RECORD_LAYER), 100 * split.share(CpuSplit.Part.PROTOBUF),
                 100 * split.share(CpuSplit.Part.TUPLES), 100 * split.share(CpuSplit.Part.ENGINE),
-                100 * split.share(CpuSplit.Part.JDK), 100 * split.share(CpuSplit.Part.OTHER))
-                : String.format("%6s %6s %6s %6s %6s %6s", "", "", "", "", "", "");
+                100 * split.share(CpuSplit.Part.SPIN), 100 * split.share(CpuSplit.Part.JDK),
+                100 * split.share(CpuSplit.Part.OTHER))
+                : "";
         o.printf(Locale.ROOT, "%-10s %7d | %,9.0f %,10.0f %9.1f %9.1f %,8d | %,8.0f | %s%n",
                 workload, c, r.perSecond(), recordsPerSecond, r.p50Micros(), r.p99Micros(), r.retries(), cpuMicros, shares);
         if (r.errors() > 0 || r.firstError() != null) {
@@ -257,8 +303,10 @@ public final class BenchRecords implements Callable<Integer> {
                 profiled ? fmt(split.share(CpuSplit.Part.PROTOBUF)) : "",
                 profiled ? fmt(split.share(CpuSplit.Part.TUPLES)) : "",
                 profiled ? fmt(split.share(CpuSplit.Part.ENGINE)) : "",
+                profiled ? fmt(split.share(CpuSplit.Part.SPIN)) : "",
                 profiled ? fmt(split.share(CpuSplit.Part.JDK)) : "",
                 profiled ? fmt(split.share(CpuSplit.Part.OTHER)) : "",
+                profiled ? Long.toString(split.total()) : "",
                 "\"" + shape + "\"");
     }
 

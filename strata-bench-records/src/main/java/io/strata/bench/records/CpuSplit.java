@@ -39,6 +39,12 @@ final class CpuSplit {
         TUPLES("tuples"),
         /** Strata: the engine (transactions, resolver, store, log) and strata-fdb. */
         ENGINE("strata engine"),
+        /**
+         * The engine's sequencer looking for the next commit for a few microseconds before it
+         * parks (CommitPipeline.pollBriefly): CPU spent waiting for work, not doing it, which
+         * grows as the load falls.
+         */
+        SPIN("engine spin-wait"),
         /** Only JDK frames: futures completing, executor hand-offs. */
         JDK("jdk async"),
         /** The benchmark's own code and anything else. */
@@ -104,12 +110,18 @@ final class CpuSplit {
             if (!f.isJavaFrame() || f.getMethod() == null) {
                 continue;
             }
-            Part p = partOf(f.getMethod().getType().getName());
+            String type = f.getMethod().getType().getName();
+            Part p = partOf(type);
             if (p != null) {
-                return p;
+                return p == Part.ENGINE && isSpin(type, f.getMethod().getName()) ? Part.SPIN : p;
             }
         }
         return Part.JDK;
+    }
+
+    /** Whether a method is the sequencer's wait for work. */
+    static boolean isSpin(String className, String methodName) {
+        return className.equals("io.strata.engine.commit.CommitPipeline") && methodName.equals("pollBriefly");
     }
 
     /** The part a class belongs to, or null for the JDK's classes. */

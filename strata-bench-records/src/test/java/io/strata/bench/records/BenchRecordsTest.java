@@ -30,7 +30,7 @@ class BenchRecordsTest {
     void runsEveryCellInMemoryAndDurableAndRemovesTheDatabase(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out");
         Path work = dir.resolve("work");
-        Run run = run("--records", "1000", "--seconds", "0.3", "--warmup", "0", "--clients", "1,2",
+        Run run = run("--records", "1000", "--seconds", "0.3", "--warmup", "0", "--jit-warmup", "0.5", "--clients", "1,2",
                 "--dir", work.toString(), "--out", out.toString());
         assertThat(run.code()).as(run.out() + run.err()).isZero();
         assertThat(run.out()).contains("memory (strata:memory:", "durable (strata:", "per save transaction:")
