@@ -45,13 +45,14 @@ import java.util.stream.Stream;
                 "             Database on the same engine: the engine's cost with the Record Layer taken away.",
                 "Save and query cells are sampled by Java Flight Recorder; each sample is charged to the code",
                 "running (record layer, protobuf, tuples, strata engine, the engine's sequencer spin-waiting for",
-                "work, jdk async, other); cpu us = the process's CPU time per transaction (GC and JIT included)."},
+                "work, jdk async, other); cpu us = the process's CPU time per transaction (GC and JIT included);",
+                "jit ms = time the JIT compiled during the cell (should be near 0: else the cell measured a warming JVM)."},
         footer = {"",
                 "Output: a table, and --out/records.csv (columns " + BenchRecords.CSV_HEADER + ")."})
 public final class BenchRecords implements Callable<Integer> {
     static final String CSV_FILE = "records.csv";
     static final String CSV_HEADER = "database,workload,clients,batch,seconds,transactions,transactions_per_s,"
-            + "records_per_s,p50_us,p99_us,retries,errors,cpu_us_per_transaction,record_layer,protobuf,tuples,"
+            + "records_per_s,p50_us,p99_us,retries,errors,cpu_us_per_transaction,jit_ms,record_layer,protobuf,tuples,"
             + "engine,engine_spin,jdk,other,samples,kv_per_transaction";
     static final List<String> DATABASES = List.of("memory", "durable");
     static final List<String> WORKLOADS = List.of("save", "query", "raw-save", "raw-query");
@@ -61,7 +62,7 @@ public final class BenchRecords implements Callable<Integer> {
     @Option(names = "--seconds", paramLabel = "S", defaultValue = "5", description = "Measured time per cell (default: ${DEFAULT-VALUE}).")
     double seconds;
 
-    @Option(names = "--warmup", paramLabel = "S", defaultValue = "2", description = "Warm-up per cell (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", paramLabel = "S", defaultValue = "3", description = "Warm-up per cell (default: ${DEFAULT-VALUE}).")
     double warmup;
 
     @Option(names = "--clients", paramLabel = "N[,N...]", hideParamSyntax = true, split = ",", defaultValue = "1,16",
@@ -85,9 +86,9 @@ public final class BenchRecords implements Callable<Integer> {
             description = "Orders saved per save transaction (default: ${DEFAULT-VALUE}).")
     int batch;
 
-    @Option(names = "--jit-warmup", paramLabel = "S", defaultValue = "20",
-            description = "Before the first database: saves and queries on a throwaway in-memory store for this long, so that "
-                    + "the JIT has compiled the Record Layer before any cell (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jit-warmup", paramLabel = "S", defaultValue = "120",
+            description = "Before the first database: saves and queries on a throwaway in-memory store until the JIT "
+                    + "compiles for less than 2% of a 5 s slice, or for at most this long (default: ${DEFAULT-VALUE}).")
     double jitWarmup;
 
     @Option(names = "--no-profile", negatable = false, description = "Do not sample with Java Flight Recorder.")
@@ -145,14 +146,17 @@ public final class BenchRecords implements Callable<Integer> {
                 String.join(",", databases), records, clients, batch, seconds, warmup,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         Files.createDirectories(out);
-        List<String> csv = new ArrayList<>();
-        csv.add(CSV_HEADER);
+        List<Cell> cells = new ArrayList<>();
         if (jitWarmup > 0) {
             warmUp(o);
         }
         for (String database : databases) {
-            runDatabase(database, o, csv);
+            runDatabase(database, o, cells);
         }
+        printSplit(o, cells);
+        List<String> csv = new ArrayList<>();
+        csv.add(CSV_HEADER);
+        cells.forEach(c -> csv.add(c.csv(batch)));
         Files.write(out.resolve(CSV_FILE), csv);
         o.println();
         o.println("wrote " + out.resolve(CSV_FILE));
@@ -160,7 +164,7 @@ public final class BenchRecords implements Callable<Integer> {
         return 0;
     }
 
-    private void runDatabase(String database, PrintWriter o, List<String> csv) throws IOException {
+    private void runDatabase(String database, PrintWriter o, List<Cell> cells) throws IOException {
         Path work = Files.createDirectories(dir).resolve("records-" + database + "-" + ProcessHandle.current().pid());
         Files.createDirectories(work);
         String connection = database.equals("memory")
@@ -189,14 +193,40 @@ public final class BenchRecords implements Callable<Integer> {
                 w.loadRaw(records, Math.max(saveShape.bytesPerWrite(), 16));
             }
             o.println();
-            o.printf("%-10s %7s | %9s %10s %9s %9s %8s | %8s | %6s %6s %6s %6s %6s %6s %6s%n",
-                    "workload", "clients", "txn/s", "records/s", "p50 us", "p99 us", "retries",
-                    "cpu us", "rl %", "pb %", "tup %", "eng %", "spin %", "jdk %", "oth %");
+            o.printf("%-10s %7s | %9s %10s %9s %9s %8s | %8s %6s%n",
+                    "workload", "clients", "txn/s", "records/s", "p50 us", "p99 us", "retries", "cpu us", "jit ms");
             o.flush();
+            List<Cell> mine = new ArrayList<>();
             for (String workload : workloads) {
                 for (int c : clients) {
-                    csv.add(cell(database, workload, c, w, saveShape, queryShape, o));
+                    mine.add(cell(database, workload, c, w, saveShape, queryShape, o));
                 }
+            }
+            // The split comes from a second run of each Record Layer cell, after the measured
+            // ones: sampling every millisecond costs CPU of its own, which the figures above must
+            // not pay. The samples are read after the last database (see CpuSplit.stop).
+            if (!noProfile) {
+                for (Cell cell : mine) {
+                    if (cell.workload().equals("save") || cell.workload().equals("query")) {
+                        CpuSplit split = new CpuSplit();
+                        run(cell.workload(), cell.clients(), w, saveShape, queryShape, new AtomicLong(), new ClosedLoop.Measured() {
+                            @Override
+                            public void started() {
+                                split.start();
+                            }
+
+                            @Override
+                            public void stopped() {
+                                split.stop();
+                            }
+                        });
+                        cells.add(cell.withSplit(split));
+                    } else {
+                        cells.add(cell);
+                    }
+                }
+            } else {
+                cells.addAll(mine);
             }
         } finally {
             // The last handle of a durable directory closes its engine; then the directory can go.
@@ -219,16 +249,34 @@ public final class BenchRecords implements Callable<Integer> {
         try {
             RecordsWorkload w = new RecordsWorkload(db);
             w.load(5_000, 500);
+            // With and without a timer, as the cells run them: a run with a timer routes every
+            // call through the Record Layer's instrumented transaction, and a call site that met
+            // only one kind before would be deoptimized and compiled again in a measured cell.
             ClosedLoop.Operation save = w.save(batch, 5, null);
             ClosedLoop.Operation query = w.query(6, null, new AtomicLong());
-            long end = System.nanoTime() + Math.round(jitWarmup * 1e9);
+            ClosedLoop.Operation timedSave = w.save(batch, 7, new FDBStoreTimer());
+            ClosedLoop.Operation timedQuery = w.query(8, new FDBStoreTimer(), new AtomicLong());
+            // In slices of 5 s until a slice compiles for less than 2% of it (or the time is up).
+            long start = System.nanoTime();
+            long end = start + Math.round(jitWarmup * 1e9);
             long n = 0;
-            while (System.nanoTime() < end) {
-                save.run();
-                query.run();
-                n++;
-            }
-            o.printf(Locale.ROOT, "JIT warm-up: %,d saves and queries on a throwaway in-memory store in %.0f s%n", n, jitWarmup);
+            long sliceJit;
+            do {
+                long jit0 = Jit.millis();
+                long sliceEnd = Math.min(end, System.nanoTime() + 5_000_000_000L);
+                while (System.nanoTime() < sliceEnd) {
+                    save.run();
+                    query.run();
+                    if (n % 10 == 0) {
+                        timedSave.run();
+                        timedQuery.run();
+                    }
+                    n++;
+                }
+                sliceJit = Jit.millis() - jit0;
+            } while (System.nanoTime() < end && sliceJit > 100);
+            o.printf(Locale.ROOT, "JIT warm-up: %,d saves and queries on a throwaway in-memory store in %.0f s "
+                    + "(JIT compiling %d ms in the last slice)%n", n, (System.nanoTime() - start) / 1e9, sliceJit);
             o.flush();
         } catch (Exception e) {
             throw new IllegalStateException("the warm-up failed", e);
@@ -251,23 +299,87 @@ public final class BenchRecords implements Callable<Integer> {
         return attempts;
     }
 
-    private String cell(String database, String workload, int c, RecordsWorkload w, RecordsWorkload.KvShape saveShape,
-                        RecordsWorkload.KvShape queryShape, PrintWriter o) {
-        boolean profiled = !noProfile && (workload.equals("save") || workload.equals("query"));
-        CpuSplit split = new CpuSplit();
-        ClosedLoop.Measured hooks = profiled ? new ClosedLoop.Measured() {
-            @Override
-            public void started() {
-                split.start();
-            }
+    /** One measured cell, and the CPU split of its profiled twin (null when not profiled). */
+    record Cell(String database, String workload, int clients, ClosedLoop.Result result, double recordsPerSecond,
+                double cpuMicros, RecordsWorkload.KvShape shape, CpuSplit split) {
+        Cell withSplit(CpuSplit s) {
+            return new Cell(database, workload, clients, result, recordsPerSecond, cpuMicros, shape, s);
+        }
 
-            @Override
-            public void stopped() {
-                split.stop();
+        String csv(int batch) {
+            ClosedLoop.Result r = result;
+            List<String> f = new ArrayList<>(List.of(database, workload, Integer.toString(clients), Integer.toString(batch),
+                    fmt(r.seconds()), Long.toString(r.operations()), fmt(r.perSecond()), fmt(recordsPerSecond),
+                    fmt(r.p50Micros()), fmt(r.p99Micros()), Long.toString(r.retries()), Long.toString(r.errors()),
+                    fmt(cpuMicros), Long.toString(r.jitMillis())));
+            for (CpuSplit.Part p : CpuSplit.Part.values()) {
+                f.add(split == null ? "" : fmt(split.share(p)));
             }
-        } : ClosedLoop.Measured.NONE;
+            f.add(split == null ? "" : Long.toString(split.total()));
+            f.add("\"" + shape + "\"");
+            return String.join(",", f);
+        }
+    }
+
+    private Cell cell(String database, String workload, int c, RecordsWorkload w, RecordsWorkload.KvShape saveShape,
+                      RecordsWorkload.KvShape queryShape, PrintWriter o) {
         AtomicLong found = new AtomicLong();
-        ClosedLoop.Result r = ClosedLoop.run(c, i -> switch (workload) {
+        ClosedLoop.Result r = run(workload, c, w, saveShape, queryShape, found, ClosedLoop.Measured.NONE);
+        double recordsPerSecond = switch (workload) {
+            case "save", "raw-save" -> r.perSecond() * batch;
+            case "query" -> r.operations() == 0 ? 0 : found.get() / r.seconds();
+            default -> Double.NaN;
+        };
+        double cpuMicros = r.operations() == 0 ? 0 : r.cpuSeconds() * 1e6 / r.operations();
+        o.printf(Locale.ROOT, "%-10s %7d | %,9.0f %,10.0f %9.1f %9.1f %,8d | %,8.0f %6d%n",
+                workload, c, r.perSecond(), recordsPerSecond, r.p50Micros(), r.p99Micros(), r.retries(), cpuMicros,
+                r.jitMillis());
+        if (r.errors() > 0 || r.firstError() != null) {
+            o.printf("  %,d failed; first failure: %s%n", r.errors(), r.firstError());
+        }
+        o.flush();
+        return new Cell(database, workload, c, r, recordsPerSecond, cpuMicros,
+                workload.endsWith("save") ? saveShape : queryShape, null);
+    }
+
+    /** Where the CPU went in the profiled twins of the Record Layer's cells, read now that nothing is measured. */
+    private static void printSplit(PrintWriter o, List<Cell> cells) {
+        List<Cell> profiled = cells.stream().filter(c -> c.split() != null).toList();
+        if (profiled.isEmpty()) {
+            return;
+        }
+        profiled.forEach(c -> c.split().analyze());
+        o.println();
+        o.println("Where the CPU goes (JFR samples of a second run of each cell, charged to the first non-JDK frame):");
+        o.printf("%-8s %-6s %7s | %8s | %6s %6s %6s %6s %6s %6s %6s%n",
+                "database", "cell", "clients", "samples", "rl %", "pb %", "tup %", "eng %", "spin %", "jdk %", "oth %");
+        for (Cell c : profiled) {
+            CpuSplit s = c.split();
+            o.printf(Locale.ROOT, "%-8s %-6s %7d | %,8d | %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f%n",
+                    c.database(), c.workload(), c.clients(), s.total(),
+                    100 * s.share(CpuSplit.Part.RECORD_LAYER), 100 * s.share(CpuSplit.Part.PROTOBUF),
+                    100 * s.share(CpuSplit.Part.TUPLES), 100 * s.share(CpuSplit.Part.ENGINE),
+                    100 * s.share(CpuSplit.Part.SPIN), 100 * s.share(CpuSplit.Part.JDK),
+                    100 * s.share(CpuSplit.Part.OTHER));
+        }
+        o.println("rl = Record Layer (with fdb-extensions, Guava); pb = protobuf; tup = fdb-java tuples and subspaces;");
+        o.println("eng = Strata's engine and strata-fdb; spin = the sequencer waiting for work; jdk = futures, executors.");
+        o.flush();
+    }
+
+    /** The JIT's total compilation time so far, in ms (0 where the JVM does not say). */
+    static final class Jit {
+        private Jit() {}
+
+        static long millis() {
+            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+        }
+    }
+
+    private ClosedLoop.Result run(String workload, int c, RecordsWorkload w, RecordsWorkload.KvShape saveShape,
+                                  RecordsWorkload.KvShape queryShape, AtomicLong found, ClosedLoop.Measured hooks) {
+        return ClosedLoop.run(c, i -> switch (workload) {
             case "save" -> w.save(batch, 1_000L + i, null);
             case "query" -> w.query(2_000L + i, null, found);
             case "raw-save" -> w.raw(saveShape, 3_000L + i);
@@ -275,39 +387,6 @@ public final class BenchRecords implements Callable<Integer> {
             default -> throw new IllegalArgumentException(workload);
         }, Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)),
                 "records-" + workload, hooks);
-        double recordsPerSecond = switch (workload) {
-            case "save", "raw-save" -> r.perSecond() * batch;
-            case "query" -> r.operations() == 0 ? 0 : found.get() / r.seconds();
-            default -> Double.NaN;
-        };
-        double cpuMicros = r.operations() == 0 ? 0 : r.cpuSeconds() * 1e6 / r.operations();
-        String shares = profiled
-                ? String.format(Locale.ROOT, "%6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f",
-                100 * split.share(CpuSplit.Part.RECORD_LAYER), 100 * split.share(CpuSplit.Part.PROTOBUF),
-                100 * split.share(CpuSplit.Part.TUPLES), 100 * split.share(CpuSplit.Part.ENGINE),
-                100 * split.share(CpuSplit.Part.SPIN), 100 * split.share(CpuSplit.Part.JDK),
-                100 * split.share(CpuSplit.Part.OTHER))
-                : "";
-        o.printf(Locale.ROOT, "%-10s %7d | %,9.0f %,10.0f %9.1f %9.1f %,8d | %,8.0f | %s%n",
-                workload, c, r.perSecond(), recordsPerSecond, r.p50Micros(), r.p99Micros(), r.retries(), cpuMicros, shares);
-        if (r.errors() > 0 || r.firstError() != null) {
-            o.printf("  %,d failed; first failure: %s%n", r.errors(), r.firstError());
-        }
-        o.flush();
-        RecordsWorkload.KvShape shape = workload.endsWith("save") ? saveShape : queryShape;
-        return String.join(",", database, workload, Integer.toString(c), Integer.toString(batch),
-                fmt(r.seconds()), Long.toString(r.operations()), fmt(r.perSecond()), fmt(recordsPerSecond),
-                fmt(r.p50Micros()), fmt(r.p99Micros()), Long.toString(r.retries()), Long.toString(r.errors()),
-                fmt(cpuMicros),
-                profiled ? fmt(split.share(CpuSplit.Part.RECORD_LAYER)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.PROTOBUF)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.TUPLES)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.ENGINE)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.SPIN)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.JDK)) : "",
-                profiled ? fmt(split.share(CpuSplit.Part.OTHER)) : "",
-                profiled ? Long.toString(split.total()) : "",
-                "\"" + shape + "\"");
     }
 
     private static String fmt(double d) {

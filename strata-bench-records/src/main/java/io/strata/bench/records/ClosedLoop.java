@@ -29,9 +29,12 @@ final class ClosedLoop {
         int run() throws Exception;
     }
 
-    /** What a run measured. {@code cpuSeconds} is the whole process's CPU time in the measured interval. */
+    /**
+     * What a run measured. {@code cpuSeconds} is the whole process's CPU time in the measured
+     * interval, {@code jitMillis} the time the JIT spent compiling in it.
+     */
     record Result(double seconds, long operations, long retries, long errors, Histogram latency,
-                  double cpuSeconds, Throwable firstError) {
+                  double cpuSeconds, long jitMillis, Throwable firstError) {
         double perSecond() {
             return operations / seconds;
         }
@@ -80,12 +83,14 @@ final class ClosedLoop {
         sleep(warmup);
         measured.started();
         long cpu0 = Cpu.processNanos();
+        long jit0 = BenchRecords.Jit.millis();
         long start = System.nanoTime();
         phase = MEASURING;
         sleep(measure);
         phase = STOPPING;
         long end = System.nanoTime();
         long cpu1 = Cpu.processNanos();
+        long jit1 = BenchRecords.Jit.millis();
         Histogram latency = new Histogram(3);
         long ops = 0;
         long retries = 0;
@@ -110,7 +115,7 @@ final class ClosedLoop {
             }
         }
         measured.stopped();
-        return new Result((end - start) / 1e9, ops, retries, errors, latency, (cpu1 - cpu0) / 1e9, firstError);
+        return new Result((end - start) / 1e9, ops, retries, errors, latency, (cpu1 - cpu0) / 1e9, jit1 - jit0, firstError);
     }
 
     private static void sleep(Duration d) {

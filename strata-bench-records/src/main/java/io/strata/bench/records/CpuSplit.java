@@ -26,8 +26,11 @@ import java.util.Map;
  * Java CPU time; the process's whole CPU time is measured beside it ({@link ClosedLoop.Result}).
  */
 final class CpuSplit {
-    /** The sampling period: short enough for a few thousand samples in a 5-second cell on 2 cores. */
-    static final int PERIOD_MILLIS = 10;
+    /**
+     * The sampling period. JFR's default for profiling, 10 ms, left a few dozen samples in a
+     * 5-second cell on this shared 2-core VM; 1 ms (JFR's shortest) gives hundreds.
+     */
+    static final int PERIOD_MILLIS = 1;
 
     /** The parts a sample is charged to. */
     enum Part {
@@ -58,6 +61,7 @@ final class CpuSplit {
     }
 
     private Recording recording;
+    private Path file;
     private final Map<Part, Long> samples = new EnumMap<>(Part.class);
 
     /** Starts sampling. */
@@ -67,13 +71,28 @@ final class CpuSplit {
         recording.start();
     }
 
-    /** Stops sampling and charges the samples. */
+    /**
+     * Stops sampling and keeps the samples in a file until {@link #analyze()}: reading them
+     * runs code the JIT then compiles, which a run should do after its last measured cell.
+     */
     void stop() {
         recording.stop();
-        Path file = null;
         try {
             file = Files.createTempFile("strata-bench-records-", ".jfr");
             recording.dump(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            recording.close();
+        }
+    }
+
+    /** Charges the samples kept by {@link #stop()}, and removes their file. */
+    void analyze() {
+        if (file == null) {
+            return;
+        }
+        try {
             for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
                 if (e.getStackTrace() != null) {
                     samples.merge(charge(e.getStackTrace().getFrames()), 1L, Long::sum);
@@ -82,14 +101,12 @@ final class CpuSplit {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            recording.close();
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException ignored) {
-                    // a temporary file left behind is not worth failing a benchmark for
-                }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file left behind is not worth failing a benchmark for
             }
+            file = null;
         }
     }
 
