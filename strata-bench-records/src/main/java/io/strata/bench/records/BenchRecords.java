@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "strata bench records",
         usageHelpWidth = 120,
+        version = "strata bench records: Apple's Record Layer 4.1.4.0 on strata-fdb",
         mixinStandardHelpOptions = true,
         description = {
                 "Measure Apple's Record Layer 4.1.4.0 on Strata, with the shop store of examples/record-layer",
