@@ -55,6 +55,12 @@ final class StrataDatabases {
     /** Opens a handle on the database {@code clusterFilePath} (or the default rules) name. */
     static synchronized Database open(String clusterFilePath, Executor executor, EventKeeper eventKeeper) {
         Optional<ClusterFile.Found> found = ClusterFile.ofThisProcess().locate(clusterFilePath);
+        if (found.isPresent() && !ConnectionString.isStrata(found.get().contents())
+                && ConnectionString.looksLikeFoundationDb(found.get().contents())) {
+            // As fdb-java, open without contacting the cluster; its first use fails with what to do.
+            ClusterFile.Found f = found.get();
+            return RefusedCluster.open(f.contents(), f.file() == null ? "" : f.file().toString(), executor, foundationDbCluster(f));
+        }
         ConnectionString connection = parse(found);
         Target target = targets.get(connection.target());
         if (target == null) {
@@ -114,13 +120,6 @@ final class StrataDatabases {
         ClusterFile.Found f = found.get();
         String contents = f.contents();
         if (!ConnectionString.isStrata(contents)) {
-            if (ConnectionString.looksLikeFoundationDb(contents)) {
-                throw new FDBException("Unsupported operation: " + f.source() + " names a FoundationDB cluster, and this is "
-                        + "strata-fdb, which runs Strata's embedded engine in this process. To reach the cluster, use "
-                        + "org.foundationdb:fdb-java with FoundationDB's native client instead of strata-fdb; to use Strata, "
-                        + "point the cluster file at a Strata database (e.g. 'strata:memory' or 'strata:/path/to/dir') or set "
-                        + "-D" + ClusterFile.DATABASE_PROPERTY + "=strata:memory", 2108);
-            }
             throw new FDBException("Connection string invalid: " + f.source() + " holds neither a Strata connection string "
                     + "('strata:memory', 'strata:memory:NAME', 'strata:PATH') nor a FoundationDB one", 2104);
         }
@@ -129,6 +128,15 @@ final class StrataDatabases {
         } catch (IllegalArgumentException e) {
             throw new FDBException("Connection string invalid: " + f.source() + ": " + e.getMessage(), 2104);
         }
+    }
+
+    /** The error every use of a FoundationDB cluster fails with: what strata-fdb is, and what to do. */
+    private static FDBException foundationDbCluster(ClusterFile.Found f) {
+        return new FDBException("Operation is not supported: " + f.source() + " names a FoundationDB cluster, and this is "
+                + "strata-fdb, which runs Strata's embedded engine in this process and cannot reach a cluster. To use the "
+                + "cluster, depend on org.foundationdb:fdb-java (FoundationDB's native client) instead of strata-fdb; to use "
+                + "Strata, point the cluster file at a Strata database (e.g. 'strata:memory' or 'strata:/path/to/dir') or set "
+                + "-D" + ClusterFile.DATABASE_PROPERTY + "=strata:memory", 2108);
     }
 
     private static Engine start(ConnectionString connection) {
