@@ -32,8 +32,13 @@ final class CommitDelivery {
     static void deliver(Engine engine, CommitRequest request, FaultPolicy.Fault fault, CommitFlight flight,
                         BiConsumer<CommitResult, Throwable> finish) {
         long halfDelay = engine.latency().commitMicros() / 2;
+        boolean toSequencer = fault == FaultPolicy.Fault.NONE || fault == FaultPolicy.Fault.UNKNOWN_RESULT_COMMITTED;
+        if (toSequencer && request.readVersion() < 0) {
+            // FoundationDB's commit would first fetch a read version: nothing has left the client yet.
+            request.withdrawableUntilTaken();
+        }
         Runnable submit = () -> {
-            if (!flight.submit()) {
+            if (!flight.submit(toSequencer ? request : null)) {
                 return; // withdrawn on the way: the transaction has failed its future
             }
             switch (fault) {

@@ -1,5 +1,7 @@
 package io.strata.engine.client;
 
+import io.strata.engine.commit.CommitRequest;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -44,18 +46,32 @@ final class CommitFlight {
     final CompletableFuture<Void> result;
     /** {@link #TRAVELLING} (0, the default: no volatile write to set it) until submitted or withdrawn. */
     private volatile int state;
+    /** The request handed to the sequencer; written before {@link #state} becomes SUBMITTED. */
+    private volatile CommitRequest request;
 
     CommitFlight(CompletableFuture<Void> result) {
         this.result = result;
     }
 
-    /** Hands the commit to the sequencer: false if it was withdrawn first. */
-    boolean submit() {
+    /**
+     * Hands {@code request} to the sequencer's queue: false if the commit was withdrawn first.
+     * The request is recorded before, so that a withdrawal racing the hand-off still finds it.
+     */
+    boolean submit(CommitRequest request) {
+        this.request = request;
         return STATE.compareAndSet(this, TRAVELLING, SUBMITTED);
     }
 
-    /** Withdraws the commit: false if the sequencer already has it, and will answer it. */
+    /**
+     * Withdraws the commit: false if the sequencer already has it, and will answer it. A request
+     * still in the sequencer's queue can be withdrawn when it was made withdrawable
+     * ({@link CommitRequest#withdrawableUntilTaken}).
+     */
     boolean withdraw() {
-        return STATE.compareAndSet(this, TRAVELLING, WITHDRAWN) || state == WITHDRAWN;
+        if (STATE.compareAndSet(this, TRAVELLING, WITHDRAWN) || state == WITHDRAWN) {
+            return true;
+        }
+        CommitRequest r = request;
+        return r != null && r.withdraw();
     }
 }

@@ -168,6 +168,8 @@ public final class CommitPipeline implements AutoCloseable {
                     batch.add(first);
                     queue.drainTo(batch, MAX_BATCH - 1);
                 }
+                // A request its client withdrew while it waited here is not part of the batch.
+                batch.removeIf(o -> o instanceof CommitRequest && !((CommitRequest) o).take());
                 processBatch(batch);
             } catch (InterruptedException e) {
                 break;

@@ -1,5 +1,8 @@
 package io.strata.engine.commit;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -28,6 +31,26 @@ public final class CommitRequest {
      * {@link #result} completed, which orders the write before the read.
      */
     int[] conflictingReads;
+    /**
+     * Whether the client may still withdraw this request while it waits in the sequencer's
+     * queue ({@link #withdrawableUntilTaken}); then {@link #taken} decides, once, between the
+     * sequencer taking it and the client withdrawing it.
+     */
+    private boolean withdrawable;
+    /** {@link #OPEN}, {@link #TAKEN} or {@link #WITHDRAWN}; only used when {@link #withdrawable}. */
+    private volatile int taken;
+    private static final int OPEN = 0;
+    private static final int TAKEN = 1;
+    private static final int WITHDRAWN = 2;
+    private static final VarHandle TAKEN_STATE;
+
+    static {
+        try {
+            TAKEN_STATE = MethodHandles.lookup().findVarHandle(CommitRequest.class, "taken", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * @param readVersion    the read version, or -1 when the transaction never read
@@ -44,6 +67,35 @@ public final class CommitRequest {
 
     public CompletableFuture<CommitResult> result() {
         return result;
+    }
+
+    /** The read version it was sent with, or -1 when the transaction had none. */
+    public long readVersion() {
+        return readVersion;
+    }
+
+    /**
+     * Lets the client withdraw this request until the sequencer takes it into a batch. For a
+     * commit that, in FoundationDB, would still be fetching its read version before anything
+     * leaves the client ({@code tryCommit} waits for {@code startTransaction}), so that a
+     * transaction destroyed right after {@code commit()} drops it there. Call before
+     * {@link CommitPipeline#submit}.
+     */
+    public void withdrawableUntilTaken() {
+        this.withdrawable = true;
+    }
+
+    /**
+     * Withdraws the request if the sequencer has not taken it: true if it is withdrawn (then the
+     * sequencer skips it and never completes {@link #result}; the caller answers the commit).
+     */
+    public boolean withdraw() {
+        return withdrawable && (TAKEN_STATE.compareAndSet(this, OPEN, WITHDRAWN) || taken == WITHDRAWN);
+    }
+
+    /** The sequencer takes the request into a batch: false if the client withdrew it first. */
+    boolean take() {
+        return !withdrawable || TAKEN_STATE.compareAndSet(this, OPEN, TAKEN);
     }
 
     /**

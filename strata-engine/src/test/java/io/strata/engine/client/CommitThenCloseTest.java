@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,7 @@ class CommitThenCloseTest {
     @Test
     void commitThenCloseAtOnceReportsTheCommitThatLanded() {
         Transaction tr = db.createTransaction();
+        await(tr.getReadVersion()); // FoundationDB's commit then leaves the client at once
         tr.set(b("x"), b("1"));
         CompletableFuture<Void> commit = tr.commit();
         tr.close();
@@ -77,8 +79,65 @@ class CommitThenCloseTest {
     }
 
     @Test
+    void aWriteOnlyCommitStillQueuedIsDroppedByClose() throws InterruptedException {
+        // FoundationDB's commit of a transaction without a read version first fetches one; a
+        // transaction destroyed meanwhile never sends it. Here: still in the sequencer's queue.
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(1);
+        engine().pipeline().execute(() -> {
+            busy.countDown();
+            awaitUninterruptibly(release);
+        });
+        busy.await();
+        Transaction tr = db.createTransaction();
+        tr.set(b("dropped"), b("1"));
+        CompletableFuture<Void> commit = tr.commit();
+        tr.close();
+        release.countDown();
+        assertThat(errorOf(commit)).isEqualTo(1025);
+        drain();
+        assertThat(stored("dropped")).isNull();
+    }
+
+    @Test
+    void aCommitWithAReadVersionStillQueuedIsReportedWhenClosed() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(1);
+        Transaction tr = db.createTransaction();
+        await(tr.getReadVersion());
+        engine().pipeline().execute(() -> {
+            busy.countDown();
+            awaitUninterruptibly(release);
+        });
+        busy.await();
+        tr.set(b("sent"), b("1"));
+        CompletableFuture<Void> commit = tr.commit();
+        tr.close();
+        release.countDown();
+        await(commit);
+        assertThat(stored("sent")).isEqualTo(b("1"));
+    }
+
+    private io.strata.engine.Engine engine() {
+        return ((EngineDatabase) db).engine();
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean done = false;
+        while (!done) {
+            try {
+                latch.await();
+                done = true;
+            } catch (InterruptedException ignored) {
+                // the sequencer's task must not end early
+            }
+        }
+    }
+
+    @Test
     void commitThenCancelAtOnceReportsTheCommitThatLanded() {
         Transaction tr = db.createTransaction();
+        await(tr.getReadVersion());
         tr.set(b("x"), b("1"));
         CompletableFuture<Void> commit = tr.commit();
         tr.cancel();
