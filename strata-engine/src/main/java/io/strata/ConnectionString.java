@@ -134,8 +134,12 @@ public final class ConnectionString {
         return new ConnectionString(s, memoryName, directory, durability, latency, faults, Map.copyOf(options));
     }
 
-    /** The text of a cluster file without comments, line breaks or surrounding blanks. */
-    private static String clean(String contents) {
+    /**
+     * The text of a cluster file without comments, line breaks or surrounding blanks — what
+     * FoundationDB's parser reads, but for blanks inside, which a Strata path may contain
+     * (FoundationDB drops every blank of its connection strings).
+     */
+    public static String clean(String contents) {
         StringBuilder out = new StringBuilder(contents.length());
         boolean comment = false;
         for (int i = 0; i < contents.length(); i++) {

@@ -2,6 +2,7 @@ package com.apple.foundationdb;
 
 import com.apple.foundationdb.async.AsyncIterable;
 import com.apple.foundationdb.async.AsyncIterator;
+import io.strata.ConnectionString;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -56,19 +57,7 @@ final class RefusedCluster {
 
     /** The connection string as FoundationDB's client keeps it: comments and every blank removed. */
     static String trim(String contents) {
-        StringBuilder out = new StringBuilder(contents.length());
-        boolean comment = false;
-        for (int i = 0; i < contents.length(); i++) {
-            char c = contents.charAt(i);
-            if (c == '\n' || c == '\r') {
-                comment = false;
-            } else if (c == '#') {
-                comment = true;
-            } else if (!comment && c != ' ' && c != '\t') {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return ConnectionString.clean(contents).replaceAll("\\s", "");
     }
 
     @SuppressWarnings("unchecked")
