@@ -3,6 +3,7 @@ package io.strata.bench.records;
 import com.apple.foundationdb.record.provider.foundationdb.FDBDatabase;
 import com.apple.foundationdb.record.provider.foundationdb.FDBDatabaseFactory;
 import com.apple.foundationdb.record.provider.foundationdb.FDBStoreTimer;
+import io.strata.bench.options.BenchArgs;
 import io.strata.bench.run.ClientPriority;
 import io.strata.bench.run.ClosedLoop;
 import io.strata.bench.run.JvmTime;
@@ -15,7 +16,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -114,32 +114,14 @@ public final class BenchRecords implements Callable<Integer> {
         System.exit(new CommandLine(new BenchRecords()).execute(args));
     }
 
-    private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
     private void validate() {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw usage("--seconds must be > 0 and --warmup >= 0");
-        }
-        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 1_024)) {
-            throw usage("--clients must be between 1 and 1024");
-        }
-        for (String d : databases) {
-            if (!DATABASES.contains(d)) {
-                throw usage("unknown database: " + d + " " + DATABASES);
-            }
-        }
-        for (String w : workloads) {
-            if (!WORKLOADS.contains(w)) {
-                throw usage("unknown workload: " + w + " " + WORKLOADS);
-            }
-        }
-        if (!(jitWarmup >= 0)) {
-            throw usage("--jit-warmup must be >= 0");
-        }
+        BenchArgs.requireTiming(spec, seconds, warmup);
+        BenchArgs.requireCounts(spec, clients, 1_024, "--clients must be between 1 and 1024");
+        BenchArgs.requireKnown(spec, databases, DATABASES, "database");
+        BenchArgs.requireKnown(spec, workloads, WORKLOADS, "workload");
+        BenchArgs.requireNotNegative(spec, jitWarmup, "--jit-warmup");
         if (records < 1_000 || batch < 1 || batch > 1_000) {
-            throw usage("--records must be >= 1000 and --batch between 1 and 1000");
+            throw BenchArgs.usage(spec, "--records must be >= 1000 and --batch between 1 and 1000");
         }
     }
 
@@ -381,8 +363,8 @@ public final class BenchRecords implements Callable<Integer> {
             case "raw-query" -> w.raw(queryShape, 4_000L + i);
             default -> throw new IllegalArgumentException(workload);
         }).toList();
-        return ClosedLoop.run(operations, Duration.ofMillis(Math.round(warmup * 1000)),
-                Duration.ofMillis(Math.round(seconds * 1000)), "records-" + workload, ClientPriority.NORMAL, hooks);
+        return ClosedLoop.run(operations, BenchArgs.duration(warmup), BenchArgs.duration(seconds), "records-" + workload,
+                ClientPriority.NORMAL, hooks);
     }
 
     private static String fmt(double d) {
