@@ -1,9 +1,6 @@
 package io.strata.cli.shell;
 
-import com.apple.foundationdb.Database;
-import io.strata.Strata;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -14,20 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code help} and its pages, completion, history filtering. */
 class ShellHelpTest {
-    private Database db;
-    private ShellSession shell;
-
-    @BeforeEach
-    void open() {
-        db = Strata.inMemory();
-        shell = new ShellSession(db);
-    }
-
-    @AfterEach
-    void close() {
-        shell.close();
-        db.close();
-    }
+    @AutoClose
+    private final ShellSession shell = ShellSession.inMemory();
 
     @Test
     void theOverviewListsEachCommandOnce() {
