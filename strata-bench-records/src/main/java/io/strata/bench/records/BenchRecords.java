@@ -3,6 +3,10 @@ package io.strata.bench.records;
 import com.apple.foundationdb.record.provider.foundationdb.FDBDatabase;
 import com.apple.foundationdb.record.provider.foundationdb.FDBDatabaseFactory;
 import com.apple.foundationdb.record.provider.foundationdb.FDBStoreTimer;
+import io.strata.bench.options.BenchArgs;
+import io.strata.bench.run.ClientPriority;
+import io.strata.bench.run.ClosedLoop;
+import io.strata.bench.run.JvmTime;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,13 +16,13 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -110,32 +114,14 @@ public final class BenchRecords implements Callable<Integer> {
         System.exit(new CommandLine(new BenchRecords()).execute(args));
     }
 
-    private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
-    }
-
     private void validate() {
-        if (!(seconds > 0) || !(warmup >= 0)) {
-            throw usage("--seconds must be > 0 and --warmup >= 0");
-        }
-        if (clients.isEmpty() || clients.stream().anyMatch(c -> c < 1 || c > 1_024)) {
-            throw usage("--clients must be between 1 and 1024");
-        }
-        for (String d : databases) {
-            if (!DATABASES.contains(d)) {
-                throw usage("unknown database: " + d + " " + DATABASES);
-            }
-        }
-        for (String w : workloads) {
-            if (!WORKLOADS.contains(w)) {
-                throw usage("unknown workload: " + w + " " + WORKLOADS);
-            }
-        }
-        if (!(jitWarmup >= 0)) {
-            throw usage("--jit-warmup must be >= 0");
-        }
+        BenchArgs.requireTiming(spec, seconds, warmup);
+        BenchArgs.requireCounts(spec, clients, 1_024, "--clients must be between 1 and 1024");
+        BenchArgs.requireKnown(spec, databases, DATABASES, "database");
+        BenchArgs.requireKnown(spec, workloads, WORKLOADS, "workload");
+        BenchArgs.requireNotNegative(spec, jitWarmup, "--jit-warmup");
         if (records < 1_000 || batch < 1 || batch > 1_000) {
-            throw usage("--records must be >= 1000 and --batch between 1 and 1000");
+            throw BenchArgs.usage(spec, "--records must be >= 1000 and --batch between 1 and 1000");
         }
     }
 
@@ -263,7 +249,7 @@ public final class BenchRecords implements Callable<Integer> {
             long n = 0;
             long sliceJit;
             do {
-                long jit0 = Jit.millis();
+                long jit0 = JvmTime.jitMillis();
                 long sliceEnd = Math.min(end, System.nanoTime() + 5_000_000_000L);
                 while (System.nanoTime() < sliceEnd) {
                     save.run();
@@ -274,7 +260,7 @@ public final class BenchRecords implements Callable<Integer> {
                     }
                     n++;
                 }
-                sliceJit = Jit.millis() - jit0;
+                sliceJit = JvmTime.jitMillis() - jit0;
             } while (System.nanoTime() < end && sliceJit > 100);
             o.printf(Locale.ROOT, "JIT warm-up: %,d saves and queries on a throwaway in-memory store in %.0f s "
                     + "(JIT compiling %d ms in the last slice)%n", n, (System.nanoTime() - start) / 1e9, sliceJit);
@@ -331,7 +317,7 @@ public final class BenchRecords implements Callable<Integer> {
             case "query" -> r.operations() == 0 ? 0 : found.get() / r.seconds();
             default -> Double.NaN;
         };
-        double cpuMicros = r.operations() == 0 ? 0 : r.cpuSeconds() * 1e6 / r.operations();
+        double cpuMicros = r.cpuMicrosPerOperation();
         o.printf(Locale.ROOT, "%-10s %7d | %,9.0f %,10.0f %9.1f %9.1f %,8d | %,8.0f %6d%n",
                 workload, c, r.perSecond(), recordsPerSecond, r.p50Micros(), r.p99Micros(), r.retries(), cpuMicros,
                 r.jitMillis());
@@ -368,26 +354,17 @@ public final class BenchRecords implements Callable<Integer> {
         o.flush();
     }
 
-    /** The JIT's total compilation time so far, in ms (0 where the JVM does not say). */
-    static final class Jit {
-        private Jit() {}
-
-        static long millis() {
-            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
-        }
-    }
-
     private ClosedLoop.Result run(String workload, int c, RecordsWorkload w, RecordsWorkload.KvShape saveShape,
                                   RecordsWorkload.KvShape queryShape, AtomicLong found, ClosedLoop.Measured hooks) {
-        return ClosedLoop.run(c, i -> switch (workload) {
+        List<ClosedLoop.Operation> operations = IntStream.range(0, c).mapToObj(i -> switch (workload) {
             case "save" -> w.save(batch, 1_000L + i, null);
             case "query" -> w.query(2_000L + i, null, found);
             case "raw-save" -> w.raw(saveShape, 3_000L + i);
             case "raw-query" -> w.raw(queryShape, 4_000L + i);
             default -> throw new IllegalArgumentException(workload);
-        }, Duration.ofMillis(Math.round(warmup * 1000)), Duration.ofMillis(Math.round(seconds * 1000)),
-                "records-" + workload, hooks);
+        }).toList();
+        return ClosedLoop.run(operations, BenchArgs.duration(warmup), BenchArgs.duration(seconds), "records-" + workload,
+                ClientPriority.NORMAL, hooks);
     }
 
     private static String fmt(double d) {

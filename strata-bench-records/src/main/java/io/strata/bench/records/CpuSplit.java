@@ -1,5 +1,6 @@
 package io.strata.bench.records;
 
+import io.strata.bench.run.ClosedLoop;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;

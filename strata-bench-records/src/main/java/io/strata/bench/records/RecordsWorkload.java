@@ -12,6 +12,7 @@ import com.apple.foundationdb.record.query.RecordQuery;
 import com.apple.foundationdb.record.query.expressions.Query;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
+import io.strata.bench.run.ClosedLoop;
 import io.strata.examples.records.Shop;
 import io.strata.examples.records.ShopProto;
 

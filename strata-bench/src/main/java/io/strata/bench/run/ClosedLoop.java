@@ -17,14 +17,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * measured time, to stopping, noting {@link System#nanoTime()} at each flip. An operation
  * counts, with its latency and its retries, when it <em>started</em> while measuring; the
  * rate is those operations over the interval between the two flips. Nothing is estimated:
- * every counted operation ran to its end.
+ * every counted operation ran to its end. Beside the operations, the run reads
+ * {@link JvmTime}'s clocks at the two flips: the process's CPU time and the JIT's compile time
+ * spent in the measured interval.
+ *
+ * <p>Used by strata-bench's runners and by strata-bench-records, which runs on strata-fdb
+ * instead of fdb-java: so this package uses the JDK and HdrHistogram only, never a database.
  */
 public final class ClosedLoop {
     private static final int WARMING = 0;
     private static final int MEASURING = 1;
     private static final int STOPPING = 2;
-    /** An operation still running this long after the end is stuck, not slow. */
-    private static final long JOIN_TIMEOUT_MILLIS = 60_000;
+    /**
+     * An operation still running this long after the end is stuck, not slow. Generous: the
+     * slowest operations that run here (a Record Layer save on a durable store, on 2 cores, with
+     * a profiler sampling every millisecond) take milliseconds, and a false alarm costs a run.
+     */
+    private static final long JOIN_TIMEOUT_MILLIS = 120_000;
 
     /** One client's operation. State that must survive between calls lives in the implementation. */
     @FunctionalInterface
@@ -36,11 +45,31 @@ public final class ClosedLoop {
     /**
      * What a run measured: operations started while measuring, their retries and latencies,
      * the operations that failed, and the first failure (warm-up included) for the report.
+     * {@code cpuSeconds} is the whole process's CPU time in the measured interval (GC and JIT
+     * included), {@code jitMillis} the time the JIT spent compiling in it (near 0 once the
+     * JVM is warm; more means the interval measured a warming JVM).
      */
     public record Result(double seconds, long operations, long retries, long errors, Histogram latency,
-                         Throwable firstError) {
+                         double cpuSeconds, long jitMillis, Throwable firstError) {
         public double perSecond() {
             return operations / seconds;
+        }
+
+        /** The process's CPU time per operation counted, in µs (0 when none was). */
+        public double cpuMicrosPerOperation() {
+            return operations == 0 ? 0 : cpuSeconds * 1e6 / operations;
+        }
+
+        public double p50Micros() {
+            return percentileMicros(50);
+        }
+
+        public double p99Micros() {
+            return percentileMicros(99);
+        }
+
+        private double percentileMicros(double percentile) {
+            return latency.getTotalCount() == 0 ? 0 : latency.getValueAtPercentile(percentile) / 1e3;
         }
 
         public double averageMillis() {
@@ -52,12 +81,29 @@ public final class ClosedLoop {
         }
     }
 
+    /** Hooks around the measured interval, e.g. a profiler that samples it alone. */
+    public interface Measured {
+        /** Called just before the measured interval starts. */
+        void started();
+
+        /** Called after the measured interval, once every client has finished. */
+        void stopped();
+
+        Measured NONE = new Measured() {
+            @Override
+            public void started() {}
+
+            @Override
+            public void stopped() {}
+        };
+    }
+
     private volatile int phase;
 
     private ClosedLoop() {}
 
     /**
-     * Runs each of {@code clients} on its own thread (named {@code threadName}) for
+     * Runs each of {@code clients} on its own thread (named {@code threadName-i}) for
      * {@code warmup} and then {@code measure}, and waits for all of them to finish.
      */
     public static Result run(List<? extends Operation> clients, Duration warmup, Duration measure, String threadName) {
@@ -67,25 +113,36 @@ public final class ClosedLoop {
     /** {@link #run(List, Duration, Duration, String)} with the client threads at {@code priority}. */
     public static Result run(List<? extends Operation> clients, Duration warmup, Duration measure, String threadName,
                              ClientPriority priority) {
-        return new ClosedLoop().runAll(clients, warmup, measure, threadName, priority);
+        return run(clients, warmup, measure, threadName, priority, Measured.NONE);
+    }
+
+    /** {@link #run(List, Duration, Duration, String, ClientPriority)} with {@code measured} called around the interval. */
+    public static Result run(List<? extends Operation> clients, Duration warmup, Duration measure, String threadName,
+                             ClientPriority priority, Measured measured) {
+        return new ClosedLoop().runAll(clients, warmup, measure, threadName, priority, measured);
     }
 
     private Result runAll(List<? extends Operation> operations, Duration warmup, Duration measure, String threadName,
-                          ClientPriority priority) {
+                          ClientPriority priority, Measured measured) {
         List<Client> clients = new ArrayList<>();
         for (Operation op : operations) {
-            Client c = new Client(op, threadName);
+            Client c = new Client(op, threadName + "-" + clients.size());
             c.thread.setPriority(priority.javaPriority());
             clients.add(c);
         }
         phase = WARMING;
         clients.forEach(c -> c.thread.start());
         RunThreads.sleep(warmup);
+        measured.started();
+        long cpu0 = JvmTime.processCpuNanos();
+        long jit0 = JvmTime.jitMillis();
         long start = System.nanoTime();
         phase = MEASURING;
         RunThreads.sleep(measure);
         phase = STOPPING;
         long end = System.nanoTime();
+        long cpu1 = JvmTime.processCpuNanos();
+        long jit1 = JvmTime.jitMillis();
         Histogram latency = new Histogram(3);
         long ops = 0;
         long retries = 0;
@@ -101,7 +158,9 @@ public final class ClosedLoop {
                 firstError = c.firstError.get();
             }
         }
-        return new Result((end - start) / 1e9, ops, retries, errors, latency, firstError);
+        measured.stopped();
+        return new Result((end - start) / 1e9, ops, retries, errors, latency, (cpu1 - cpu0) / 1e9, jit1 - jit0,
+                firstError);
     }
 
     /** A client thread; its counters are read by the run only after joining it. */

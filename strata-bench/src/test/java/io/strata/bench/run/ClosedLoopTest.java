@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,6 +42,39 @@ class ClosedLoopTest {
             return 0;
         }), Duration.ZERO, Duration.ofMillis(20), "test-client");
         assertThat(seen).containsExactly(Thread.NORM_PRIORITY);
+    }
+
+    @Test
+    void theHooksBracketTheMeasuredIntervalWhoseCpuAndJitTimeAreRead() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        Set<String> names = ConcurrentHashMap.newKeySet();
+        ClosedLoop.Operation busy = () -> {
+            names.add(Thread.currentThread().getName());
+            long end = System.nanoTime() + 1_000_000;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            return 0;
+        };
+        ClosedLoop.Result r = ClosedLoop.run(List.of(busy, busy), Duration.ZERO, Duration.ofMillis(50), "test-client",
+                ClientPriority.NORMAL, new ClosedLoop.Measured() {
+                    @Override
+                    public void started() {
+                        events.add("started");
+                    }
+
+                    @Override
+                    public void stopped() {
+                        events.add("stopped");
+                    }
+                });
+        assertThat(events).containsExactly("started", "stopped");
+        assertThat(names).containsExactlyInAnyOrder("test-client-0", "test-client-1");
+        assertThat(r.operations()).isPositive();
+        assertThat(r.cpuSeconds()).as("two clients spinning for 50 ms").isPositive();
+        assertThat(r.cpuMicrosPerOperation()).isPositive();
+        assertThat(r.jitMillis()).isNotNegative();
+        assertThat(r.p99Micros()).isGreaterThanOrEqualTo(r.p50Micros()).isPositive();
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.strata.bench.allocation.AllocationResult;
 import io.strata.bench.allocation.AllocationScenario;
 import io.strata.bench.allocation.AllocatorRegistry;
 import io.strata.bench.allocation.DatabaseTarget;
+import io.strata.bench.options.BenchArgs;
 import io.strata.cli.ClusterDatabase;
 import io.strata.engine.fault.LatencyModel;
 import picocli.CommandLine;

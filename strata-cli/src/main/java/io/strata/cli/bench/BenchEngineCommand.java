@@ -1,6 +1,7 @@
 package io.strata.cli.bench;
 
 import io.strata.bench.data.Dataset;
+import io.strata.bench.options.BenchArgs;
 import io.strata.bench.peer.KvPeer;
 import io.strata.bench.scenario.EngineScenario;
 import io.strata.bench.scenario.RunResult;

@@ -3,6 +3,7 @@ package io.strata.cli.bench;
 import io.strata.bench.interning.InternerRegistry;
 import io.strata.bench.interning.InterningResult;
 import io.strata.bench.interning.InterningScenario;
+import io.strata.bench.options.BenchArgs;
 import io.strata.bench.run.ClientPriority;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -117,9 +118,7 @@ public final class BenchInterningCommand implements Callable<Integer> {
     /** Checks every option; returns the client priority, which must be one the JVM applies. */
     private ClientPriority validate(InternerRegistry registry) {
         BenchArgs.requireTiming(spec, seconds, warmup);
-        if (!(jitWarmup >= 0)) {
-            throw BenchArgs.usage(spec, "--jit-warmup must be >= 0");
-        }
+        BenchArgs.requireNotNegative(spec, jitWarmup, "--jit-warmup");
         BenchArgs.requireCounts(spec, concurrency, 4096, "--concurrency must be between 1 and 4096");
         BenchArgs.requireCounts(spec, batch, 100_000, "--batch must be between 1 and 100000");
         BenchArgs.requireLatencies(spec, latency);

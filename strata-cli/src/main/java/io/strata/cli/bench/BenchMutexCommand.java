@@ -2,6 +2,7 @@ package io.strata.cli.bench;
 
 import io.strata.bench.mutex.MutexResult;
 import io.strata.bench.mutex.MutexScenario;
+import io.strata.bench.options.BenchArgs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

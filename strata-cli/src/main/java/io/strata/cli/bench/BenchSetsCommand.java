@@ -1,5 +1,6 @@
 package io.strata.cli.bench;
 
+import io.strata.bench.options.BenchArgs;
 import io.strata.bench.sets.SetShape;
 import io.strata.bench.sets.SetsResult;
 import io.strata.bench.sets.SetsScenario;
@@ -84,9 +85,7 @@ public final class BenchSetsCommand implements Callable<Integer> {
         if (repeat < 1 || batch < 1) {
             throw BenchArgs.usage(spec, "--repeat and --batch must be at least 1");
         }
-        if (!(warmup >= 0)) {
-            throw BenchArgs.usage(spec, "--warmup must be >= 0");
-        }
+        BenchArgs.requireNotNegative(spec, warmup, "--warmup");
         return BenchArgs.parseEach(spec, shapes, SetShape::of);
     }
 }

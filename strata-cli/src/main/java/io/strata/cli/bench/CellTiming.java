@@ -1,5 +1,6 @@
 package io.strata.cli.bench;
 
+import io.strata.bench.options.BenchArgs;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 

@@ -137,7 +137,8 @@ final class HelpText {
         out.print("\nFor information on a specific command, type `help <command>'.");
         out.print("\nFor information on escaping keys and values, type `help escaping'.");
         out.print("\nFor information on available options, type `help options'.\n\n");
-        wrap(out, "Not supported on a single-process database: " + String.join(", ", UNSUPPORTED) + ".", 80);
+        out.print(LineWrap.printAtCol(
+                "Not supported on a single-process database: " + String.join(", ", UNSUPPORTED) + ".", 80));
         out.print("\n");
     }
 
@@ -156,7 +157,7 @@ final class HelpText {
         out.print(Character.toUpperCase(e.summary().charAt(0)) + e.summary().substring(1) + ".\n");
         if (!e.details().isEmpty()) {
             out.print("\n");
-            wrap(out, e.details(), 80);
+            out.print(LineWrap.printAtCol(e.details(), 80));
         }
         out.print("\n");
     }
@@ -190,7 +191,7 @@ final class HelpText {
                 if (o.hasParameter()) {
                     text += " (" + typeName(o.type()) + ") " + o.parameter();
                 }
-                wrap(out, text + "\n", 80);
+                out.print(LineWrap.printAtCol(text + "\n", 80));
             }
         }
     }
@@ -202,37 +203,5 @@ final class HelpText {
             case BYTES -> "Bytes";
             case NONE -> "None";
         };
-    }
-
-    /**
-     * fdbcli's {@code printAtCol}: prints {@code text} in lines of at most {@code col}
-     * characters, breaking at the last blank before the limit (or at the limit when a line has
-     * none) and at each line feed. A line feed at the very end prints one empty line more, as
-     * fdbcli's does: that is what spaces the entries of {@code help options}.
-     */
-    static void wrap(PrintWriter out, String text, int col) {
-        int n = text.length();
-        int start = 0;
-        int space = -1;
-        int i = 0;
-        do {
-            i++;
-            char c = i < n ? text.charAt(i) : '\0';
-            if (c == '\n' || c == ' ' || c == '\0') {
-                space = i;
-            }
-            if (c == '\n' || c == '\0' || i - start == col) {
-                if (space < 0) {
-                    space = i;
-                }
-                out.print(text.substring(start, Math.min(space, n)) + "\n");
-                start = space;
-                char s = start < n ? text.charAt(start) : '\0';
-                if (s == ' ' || s == '\n') {
-                    start++;
-                }
-                space = -1;
-            }
-        } while (i < n);
     }
 }

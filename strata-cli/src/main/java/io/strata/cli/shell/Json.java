@@ -78,14 +78,7 @@ final class Json {
 
     private Map<String, Object> object() {
         Map<String, Object> map = new TreeMap<>(KEY_ORDER);
-        pos++;
-        blanks();
-        if (peek() == '}') {
-            pos++;
-            return map;
-        }
-        while (true) {
-            blanks();
+        elements('}', () -> {
             if (peek() != '"') {
                 throw error("expected a key");
             }
@@ -94,33 +87,36 @@ final class Json {
             expect(':');
             blanks();
             map.put(key, value());
-            blanks();
-            if (peek() == ',') {
-                pos++;
-            } else {
-                expect('}');
-                return map;
-            }
-        }
+        });
+        return map;
     }
 
     private List<Object> array() {
         List<Object> list = new ArrayList<>();
+        elements(']', () -> list.add(value()));
+        return list;
+    }
+
+    /**
+     * The comma-separated elements of an object or array, from its opening bracket to
+     * {@code close}: none, or each read by {@code element} with the blanks around it skipped.
+     */
+    private void elements(char close, Runnable element) {
         pos++;
         blanks();
-        if (peek() == ']') {
+        if (peek() == close) {
             pos++;
-            return list;
+            return;
         }
         while (true) {
             blanks();
-            list.add(value());
+            element.run();
             blanks();
             if (peek() == ',') {
                 pos++;
             } else {
-                expect(']');
-                return list;
+                expect(close);
+                return;
             }
         }
     }

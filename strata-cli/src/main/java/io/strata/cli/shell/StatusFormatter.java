@@ -126,7 +126,7 @@ final class StatusFormatter {
         for (Object message : listOrEmpty(client, "messages")) {
             String description = string(message, "description");
             if (description != null) {
-                o.append("\n").append(lineWrap(description, 80));
+                o.append("\n").append(LineWrap.lineWrap(description, 80));
             }
         }
 
@@ -151,7 +151,7 @@ final class StatusFormatter {
                         description += "\nNeed one or more of the following log servers: " + missing;
                     }
                 }
-                description = lineWrap(description, 80);
+                description = LineWrap.lineWrap(description, 80);
                 if (!printedCoordinators && Set.of("reading_coordinated_state", "locking_coordinated_state",
                         "configuration_never_created", "writing_coordinated_state").contains(name)) {
                     description += coordinatorsInfo(doc) + "\n";
@@ -193,7 +193,7 @@ final class StatusFormatter {
                 } else {
                     String description = string(m, "description");
                     if (description != null) {
-                        o.append("\n").append(lineWrap(description, 80));
+                        o.append("\n").append(LineWrap.lineWrap(description, 80));
                     }
                 }
             }
@@ -823,36 +823,5 @@ final class StatusFormatter {
     private static List<Object> listOrEmpty(Object root, String path) {
         List<Object> l = array(root, path);
         return l == null ? List.of() : l;
-    }
-
-    /**
-     * fdbcli's {@code lineWrap} for status text: like {@code printAtCol}, but after a break at
-     * a line feed the next line keeps it (only a blank is skipped).
-     */
-    static String lineWrap(String text, int col) {
-        StringBuilder out = new StringBuilder();
-        int n = text.length();
-        int start = 0;
-        int space = -1;
-        int i = 0;
-        do {
-            i++;
-            char c = i < n ? text.charAt(i) : '\0';
-            if (c == '\n' || c == ' ' || c == '\0') {
-                space = i;
-            }
-            if (c == '\n' || c == '\0' || i - start == col) {
-                if (space < 0) {
-                    space = i;
-                }
-                out.append(text, start, Math.min(space, n)).append('\n');
-                start = space;
-                if (start < n && text.charAt(start) == ' ') {
-                    start++;
-                }
-                space = -1;
-            }
-        } while (i < n);
-        return out.toString();
     }
 }

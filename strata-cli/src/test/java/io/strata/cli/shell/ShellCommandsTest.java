@@ -1,29 +1,14 @@
 package io.strata.cli.shell;
 
-import com.apple.foundationdb.Database;
-import io.strata.Strata;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each data command's output, usage and errors, as fdbcli prints them. */
 class ShellCommandsTest {
-    private Database db;
-    private ShellSession shell;
-
-    @BeforeEach
-    void open() {
-        db = Strata.inMemory();
-        shell = new ShellSession(db);
-    }
-
-    @AfterEach
-    void close() {
-        shell.close();
-        db.close();
-    }
+    @AutoClose
+    private final ShellSession shell = ShellSession.inMemory();
 
     @Test
     void setCommitsAtOnceAndGetPrintsTheValue() {
@@ -44,7 +29,7 @@ class ShellCommandsTest {
         String key = printed.substring(1, printed.length() - 1);
         assertThat(shell.ok("get " + key)).startsWith("`\\x00\\xff\\\\k' is ");
         // The bytes really are the escaped ones, as fdb-java sees them.
-        byte[] value = db.run(tr -> tr.get(new byte[] {0, (byte) 0xff, '\\', 'k'}).join());
+        byte[] value = shell.database().run(tr -> tr.get(new byte[] {0, (byte) 0xff, '\\', 'k'}).join());
         assertThat(new String(value)).isEqualTo("a value; with \"quotes\"");
     }
 

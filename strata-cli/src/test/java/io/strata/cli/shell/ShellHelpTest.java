@@ -1,33 +1,16 @@
 package io.strata.cli.shell;
 
-import com.apple.foundationdb.Database;
-import io.strata.Strata;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code help} and its pages, completion, history filtering. */
 class ShellHelpTest {
-    private Database db;
-    private ShellSession shell;
-
-    @BeforeEach
-    void open() {
-        db = Strata.inMemory();
-        shell = new ShellSession(db);
-    }
-
-    @AfterEach
-    void close() {
-        shell.close();
-        db.close();
-    }
+    @AutoClose
+    private final ShellSession shell = ShellSession.inMemory();
 
     @Test
     void theOverviewListsEachCommandOnce() {
@@ -63,16 +46,10 @@ class ShellHelpTest {
 
     @Test
     void wrappingBreaksAtTheLastBlankBeforeTheColumn() {
-        StringWriter out = new StringWriter();
-        HelpText.wrap(new PrintWriter(out, true), "aaa bbb ccc ddd", 8);
-        assertThat(out.toString()).isEqualTo("aaa bbb\nccc ddd\n");
-        out.getBuffer().setLength(0);
-        HelpText.wrap(new PrintWriter(out, true), "abcdefghij", 4);
-        assertThat(out.toString()).isEqualTo("abcd\nefgh\nij\n");
-        out.getBuffer().setLength(0);
-        HelpText.wrap(new PrintWriter(out, true), "one\n\ntwo\n", 80);
-        assertThat(out.toString()).isEqualTo("one\n\ntwo\n\n");
-        assertThat(StatusFormatter.lineWrap("aaa bbb ccc", 8)).isEqualTo("aaa bbb\nccc\n");
+        assertThat(LineWrap.printAtCol("aaa bbb ccc ddd", 8)).isEqualTo("aaa bbb\nccc ddd\n");
+        assertThat(LineWrap.printAtCol("abcdefghij", 4)).isEqualTo("abcd\nefgh\nij\n");
+        assertThat(LineWrap.printAtCol("one\n\ntwo\n", 80)).isEqualTo("one\n\ntwo\n\n");
+        assertThat(LineWrap.lineWrap("aaa bbb ccc", 8)).isEqualTo("aaa bbb\nccc\n");
     }
 
     @Test

@@ -1,29 +1,14 @@
 package io.strata.cli.shell;
 
-import com.apple.foundationdb.Database;
-import io.strata.Strata;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The {@code option} command: fdbcli's names, messages, and where an option applies. */
 class ShellOptionsTest {
-    private Database db;
-    private ShellSession shell;
-
-    @BeforeEach
-    void open() {
-        db = Strata.inMemory();
-        shell = new ShellSession(db);
-    }
-
-    @AfterEach
-    void close() {
-        shell.close();
-        db.close();
-    }
+    @AutoClose
+    private final ShellSession shell = ShellSession.inMemory();
 
     @Test
     void anOptionForAllTransactionsAppliesToEachNewOne() {
