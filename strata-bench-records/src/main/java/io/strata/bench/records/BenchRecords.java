@@ -93,7 +93,7 @@ public final class BenchRecords implements Callable<Integer> {
 
     @Option(names = "--jit-warmup", paramLabel = "S", defaultValue = "120",
             description = "Before the first database: saves and queries on a throwaway in-memory store until the JIT "
-                    + "compiles for less than 2% of a 5 s slice, or for at most this long (default: ${DEFAULT-VALUE}).")
+                    + "compiles for less than 2%% of a 5 s slice, or for at most this long (default: ${DEFAULT-VALUE}).")
     double jitWarmup;
 
     @Option(names = "--no-profile", negatable = false, description = "Do not sample with Java Flight Recorder.")
