@@ -1,0 +1,112 @@
+package io.strata.engine.client;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
+
+/**
+ * A future handed to the caller under {@link Completion#FDB_JAVA}: it completes with the
+ * engine's outcome, but only through {@code executor.execute}, as fdb-java completes its
+ * futures.
+ *
+ * <h2>What fdb-java does (7.3.68)</h2>
+ * Every future of {@code FDBTransaction} and {@code FDBDatabase} that reaches the native client
+ * is a {@code NativeFuture}, whose constructor calls {@code registerMarshalCallback(executor)}
+ * ({@code NativeFuture.java:50-53}): the native callback runs
+ * {@code executor.execute(this::marshalWhenDone)}, and {@code marshalWhenDone} completes the
+ * Java future, normally or exceptionally ({@code NativeFuture.java:56-78}). The C client calls a
+ * callback registered on a future that is already ready at once, inside the registration — a
+ * read answered from read-your-writes' cache, say — so even then the Java future completes
+ * later, on the executor: never before the call that made it returns, unless the executor runs
+ * the task inside {@code execute} ({@code Runnable::run}), when it completes before the return.
+ * A failure is no different: the native future fails, the executor completes the Java future
+ * exceptionally.
+ *
+ * <p>The native futures are those of {@code getReadVersion}, {@code get}, {@code getKey},
+ * {@code getEstimatedRangeSizeBytes}, {@code getRangeSplitPoints},
+ * {@code getBlobGranuleRanges}, each batch of a range or mapped range read, {@code commit},
+ * {@code getVersionstamp}, {@code getApproximateSize}, {@code watch}, {@code onError} of an
+ * {@code FDBException} (a stage derived from one), {@code getAddressesForKey}, and the
+ * database's {@code getClientStatus} and blob-granule calls ({@code FDBTransaction.java:273-758},
+ * {@code FDBDatabase.java}). Not native, and so answered in Java: {@code getCommittedVersion}
+ * (a value), {@code snapshot()}, {@code options()}, {@code onError} of anything else (a future
+ * already failed, {@code FDBTransaction.java:712-716}), a transaction's
+ * {@code run}/{@code read}/{@code runAsync}/{@code readAsync} (the function's own future), and a
+ * range iterator's {@code onHasNext} while rows are buffered or after the last batch
+ * ({@code AsyncUtil.READY_TRUE}/{@code READY_FALSE}, {@code RangeQuery.java:250-257}).
+ *
+ * <h2>Here</h2>
+ * {@link EngineTransaction} computes its answer as always and passes every future of those
+ * calls to {@link #of}, which registers on the engine's future and, when that completes (at
+ * once, mostly), hands the outcome to the executor. One wrapper and one executor task per
+ * call: the whole cost, paid only by databases made with {@link Completion#FDB_JAVA}.
+ *
+ * <p>Like {@code NativeFuture}, this is a plain {@link CompletableFuture}: stages registered
+ * before it completes run on the executor thread that completes it, stages registered after on
+ * the registering thread (unlike {@link ExecutorBoundFuture}, whose stages always hop to the
+ * executor). The outcome is the engine's, unchanged: the same value, the same exception
+ * object. Cancelling it cancels the engine's future, as {@code NativeFuture.cancel} cancels the
+ * native one (so a cancelled watch releases its slot).
+ *
+ * <h2>Concurrency</h2>
+ * The outcome is written once, before {@code execute}, and read by the task: the executor's
+ * hand-off orders the two. Engine futures completed on an engine thread (the sequencer, the
+ * timer) run only {@link #accept} there, which submits and returns.
+ */
+final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsumer<T, Throwable>, Runnable {
+    private final CompletableFuture<T> source;
+    private final Executor executor;
+    private T value;
+    private Throwable failure;
+
+    private MarshalledFuture(CompletableFuture<T> source, Executor executor) {
+        this.source = source;
+        this.executor = executor;
+    }
+
+    /** A future that completes as {@code source} does, but through {@code executor}. */
+    static <T> CompletableFuture<T> of(CompletableFuture<T> source, Executor executor) {
+        MarshalledFuture<T> f = new MarshalledFuture<>(source, executor);
+        if (source.isDone() && !source.isCompletedExceptionally()) {
+            f.accept(source.getNow(null), null); // the common case, without a completion stage
+        } else if (source instanceof ExecutorBoundFuture<T> bound) {
+            // Its stages hop to the executor themselves; this one hands over on the completing thread.
+            bound.whenCompleteOnCompletingThread(f);
+        } else {
+            source.whenComplete(f);
+        }
+        return f;
+    }
+
+    /** The engine's outcome: hand it to the executor (NativeFuture's callback). */
+    @Override
+    public void accept(T result, Throwable error) {
+        value = result;
+        failure = error;
+        try {
+            executor.execute(this);
+        } catch (RejectedExecutionException e) {
+            // A shut-down executor: fdb-java's callback would throw on the network thread and the
+            // future would never complete; failing it is the kinder of the two.
+            completeExceptionally(e);
+        }
+    }
+
+    /** On the executor: complete (NativeFuture's {@code marshalWhenDone}). */
+    @Override
+    public void run() {
+        if (failure != null) {
+            completeExceptionally(failure);
+        } else {
+            complete(value);
+        }
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        source.cancel(mayInterruptIfRunning);
+        return cancelled;
+    }
+}
