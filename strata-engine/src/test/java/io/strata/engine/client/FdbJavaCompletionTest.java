@@ -1,9 +1,11 @@
 package io.strata.engine.client;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.EventKeeper.Events;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MapEventKeeper;
 import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.StreamingMode;
@@ -311,7 +313,111 @@ class FdbJavaCompletionTest {
         tr.close();
     }
 
+    // ---------------------------------------------------------------- a direct executor
+
+    /**
+     * fdb-java with {@code Runnable::run}: {@code marshalWhenDone} runs inside {@code execute},
+     * which for a ready native future runs inside the call — so an answer known at once is
+     * complete when the call returns, and one the engine computes later (a commit, a watch)
+     * completes on the engine thread that finishes it. Everything still works.
+     */
+    @Test
+    void withADirectExecutorAnswersKnownAtOnceAreCompleteWhenReturnedAndAllElseWorks() {
+        load("k1", "k2");
+        try (Database direct = EngineDatabase.handle(engine, Runnable::run, null, Connection.direct("strata:memory"), null,
+                Completion.FDB_JAVA)) {
+            Transaction tr = direct.createTransaction();
+            tr.set(b("k3"), b("own"));
+            CompletableFuture<byte[]> own = tr.get(b("k3"));
+            assertThat(own).isDone();
+            assertThat(own.join()).isEqualTo(b("own"));
+            CompletableFuture<byte[]> stored = tr.get(b("k1"));
+            assertThat(stored).isDone();
+            assertThat(stored.join()).isEqualTo(b("vk1"));
+            assertThat(tr.getReadVersion()).isDone();
+            CompletableFuture<List<KeyValue>> rows = tr.getRange(b("k"), b("l")).asList();
+            assertThat(rows).isDone();
+            assertThat(rows.join()).hasSize(3);
+            assertThat(tr.getRange(b("k"), b("l"), 2).asList()).isDone();
+            assertThat(tr.getRange(b("k"), b("l")).iterator().onHasNext()).isCompletedWithValue(true);
+            CompletableFuture<Void> watch = tr.watch(b("k2"));
+            Fdb.await(tr.commit());
+            setup.run(t -> {
+                t.set(b("k2"), b("changed"));
+                return null;
+            });
+            Fdb.await(watch);
+            tr.close();
+
+            // A retry loop through onError, with a conflict on the first attempt.
+            AtomicBoolean conflicted = new AtomicBoolean();
+            byte[] value = Fdb.await(direct.runAsync(t -> t.get(b("k1")).thenCompose(v -> {
+                if (conflicted.compareAndSet(false, true)) {
+                    return CompletableFuture.failedFuture(new FDBException("not_committed", 1020));
+                }
+                return CompletableFuture.completedFuture(v);
+            })));
+            assertThat(value).isEqualTo(b("vk1"));
+        }
+    }
+
     // ---------------------------------------------------------------- stacked with other wrappers
+
+    /**
+     * {@link CountedTransaction} over a transaction that completes as fdb-java's: the futures
+     * keep the discipline, and the events counted are the same, event for event, as with
+     * immediate completion.
+     */
+    @Test
+    void aCountedTransactionKeepsTheDisciplineAndCountsTheSame() {
+        String[] keys = new String[300];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = String.format("r%03d", i);
+        }
+        load(keys);
+        MapEventKeeper immediate = new MapEventKeeper();
+        MapEventKeeper fdbJava = new MapEventKeeper();
+        try (Database counted = EngineDatabase.handle(engine, queue, immediate, Connection.direct("strata:memory"), null,
+                Completion.IMMEDIATE);
+             Database countedLikeFdbJava = EngineDatabase.handle(engine, queue, fdbJava, Connection.direct("strata:memory"), null,
+                     Completion.FDB_JAVA)) {
+            countedScenario(counted, false);
+            countedScenario(countedLikeFdbJava, true);
+        }
+        for (Events event : Events.values()) {
+            assertThat(fdbJava.getCount(event)).as(event.name()).isEqualTo(immediate.getCount(event));
+        }
+        assertThat(fdbJava.getCount(Events.BYTES_FETCHED)).isPositive();
+        assertThat(fdbJava.getCount(Events.RANGE_QUERY_FETCHES)).isEqualTo(3); // two iterator batches, one asList batch
+    }
+
+    private void countedScenario(Database d, boolean likeFdbJava) {
+        Transaction tr = d.createTransaction();
+        assertThat(tr).isInstanceOf(CountedTransaction.class);
+        CompletableFuture<byte[]> read = tr.get(b("r001"));
+        assertThat(read.isDone()).isEqualTo(!likeFdbJava);
+        queue.await(read);
+        CompletableFuture<byte[]> cached = tr.snapshot().get(b("r001"));
+        assertThat(cached.isDone()).isEqualTo(!likeFdbJava);
+        queue.await(cached);
+        queue.await(tr.getKey(KeySelector.firstGreaterThan(b("r001"))));
+        AsyncIterator<KeyValue> it = tr.getRange(b("r"), b("s")).iterator();
+        int rows = 0;
+        while (queue.await(it.onHasNext())) {
+            it.next();
+            rows++;
+        }
+        assertThat(rows).isEqualTo(300);
+        assertThat(queue.await(tr.snapshot().getRange(b("r"), b("s"), 10).asList())).hasSize(10);
+        assertThat(queue.await(tr.getRange(b("r"), b("r1")).asList())).hasSize(100);
+        tr.set(b("k"), b("v"));
+        CompletableFuture<byte[]> stamp = tr.getVersionstamp();
+        queue.await(tr.commit());
+        assertThat(queue.await(stamp)).hasSize(10);
+        Transaction retry = queue.await(tr.onError(new FDBException("not_committed", 1020)));
+        retry.close();
+    }
+
 
     @Test
     void transactionsFromOnErrorKeepTheDiscipline() {
