@@ -59,6 +59,8 @@ final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsum
     private final Executor executor;
     /** The thread that made the call: it gets to go on first (see {@link #run}). */
     private final Thread caller;
+    /** Set when {@link #of} returns to the call: a task that finds it unset preempted the caller. */
+    private volatile boolean returned;
     private T value;
     private Throwable failure;
 
@@ -79,6 +81,7 @@ final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsum
         } else {
             source.whenComplete(f);
         }
+        f.returned = true;
         return f;
     }
 
@@ -97,24 +100,25 @@ final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsum
     }
 
     /**
-     * On the executor: complete (NativeFuture's {@code marshalWhenDone}) — after letting the
-     * caller go on, if it is still running.
+     * On the executor: complete (NativeFuture's {@code marshalWhenDone}) — after handing the
+     * core back to the caller if this task preempted it.
      *
-     * <p>Why the yield: handing the task over wakes an executor thread, and Linux's scheduler
-     * often runs a freshly woken thread at once on the waker's core, preempting the caller
-     * before it returns. The task would then complete the future (and run the stages the
-     * caller registers next, when the caller resumes) before the caller looked at it: measured
-     * on the 2-core machine with a pool of 4 threads, 20–55% of the futures of a read
-     * followed by two stages were complete when the caller checked, and the Record Layer's
-     * {@code ReadVersionRecordStoreStateCache} counted a cache miss as a hit every time. On a
-     * cluster this cannot happen — the answer comes from another process after a round trip —
-     * and fdb-java's users count on that. Yielding once when the caller is runnable hands the
-     * core back to it (0–8 of 5,000 were complete then); a caller blocked in {@code join} is
-     * not runnable, so a synchronous read pays no yield.
+     * <p>Why: handing the task over wakes an executor thread, and Linux's scheduler often runs
+     * a freshly woken thread at once on the waker's core, preempting the caller inside
+     * {@code execute}, before its call returns. The task would then complete the future (and,
+     * when the caller resumes, the stages it registers would run at once) before the caller
+     * looked at it: on the 2-core machine, with a pool of 4 threads, 6–55% of the futures of a
+     * hand-off followed by two stages were complete when the caller checked, and the Record
+     * Layer's {@code ReadVersionRecordStoreStateCache} counted a cache miss as a hit in every
+     * run. On a cluster that cannot happen — the answer comes from another process after a
+     * round trip — and fdb-java's users count on it. So a task that runs while the call has
+     * not returned yet and the caller is runnable yields once: 0.05–0.5% were complete then.
+     * A caller that returned (the common case: it goes on on its own core, or waits in
+     * {@code join}) costs nothing more.
      */
     @Override
     public void run() {
-        if (caller != Thread.currentThread() && caller.getState() == Thread.State.RUNNABLE) {
+        if (!returned && caller != Thread.currentThread() && caller.getState() == Thread.State.RUNNABLE) {
             Thread.yield();
         }
         if (failure != null) {
