@@ -11,6 +11,7 @@ import com.apple.foundationdb.Range;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.async.AsyncIterator;
+import com.apple.foundationdb.tuple.Tuple;
 import io.strata.engine.Engine;
 import io.strata.Strata;
 import org.junit.jupiter.api.AfterEach;
@@ -85,6 +86,10 @@ class FdbJavaCompletionTest {
     }
 
     private static final byte[] PAST_READABLE = {(byte) 0xff, 1};
+    /** Index entries ("I", color, id) mapped to records ("R", id, field) by ("R", "{K[2]}", "{...}"). */
+    private static final KeySelector INDEX_BEGIN = KeySelector.firstGreaterOrEqual(Tuple.from("I").range().begin);
+    private static final KeySelector INDEX_END = KeySelector.firstGreaterOrEqual(Tuple.from("I").range().end);
+    private static final byte[] MAPPER = Tuple.from("R", "{K[2]}", "{...}").pack();
     private static final Range ALL = new Range(b("a"), b("z"));
 
     static Stream<Case> calls() {
@@ -143,6 +148,19 @@ class FdbJavaCompletionTest {
                 fails("getRange(...).asList() past the readable keys", 2004,
                         (tr, q) -> tr.getRange(b("a"), PAST_READABLE, 5).asList()),
                 ok("getRange(...).iterator().onHasNext(), the first batch", (tr, q) -> tr.getRange(ALL).iterator().onHasNext()),
+                ok("getMappedRange(...).asList()", (tr, q) -> tr.getMappedRange(INDEX_BEGIN, INDEX_END, MAPPER, 0, false,
+                        StreamingMode.WANT_ALL).asList().thenApply(rows -> {
+                            if (rows.size() != 3 || rows.get(0).getRangeResult().size() != 1) {
+                                throw new AssertionError("three index rows, each mapped to one record: " + rows);
+                            }
+                            return rows;
+                        })),
+                ok("getMappedRange(...).iterator().onHasNext()", (tr, q) -> tr.getMappedRange(INDEX_BEGIN, INDEX_END, MAPPER, 0, false,
+                        StreamingMode.ITERATOR).iterator().onHasNext()),
+                fails("getMappedRange(...) over own writes", 2039, (tr, q) -> {
+                    tr.set(Tuple.from("R", 1L, "f").pack(), b("mine"));
+                    return tr.getMappedRange(INDEX_BEGIN, INDEX_END, MAPPER, 0, false, StreamingMode.WANT_ALL).asList();
+                }),
                 ok("commit of a read-only transaction", (tr, q) -> tr.commit()),
                 ok("commit with writes", (tr, q) -> {
                     tr.set(b("k9"), b("x"));
@@ -195,6 +213,13 @@ class FdbJavaCompletionTest {
     @MethodSource("calls")
     void everyFutureCompletesOnTheExecutorAfterTheCallReturns(Case c) {
         load("k1", "k2", "k3");
+        setup.run(t -> {
+            for (long id = 1; id <= 3; id++) {
+                t.set(Tuple.from("I", "red", id).pack(), new byte[0]);
+                t.set(Tuple.from("R", id, "f").pack(), b("record " + id));
+            }
+            return null;
+        });
         Transaction tr = db.createTransaction();
         CompletableFuture<?> f = c.call().make(tr, queue);
         assertThat(f.isDone()).as("complete when the call returned").isFalse();
