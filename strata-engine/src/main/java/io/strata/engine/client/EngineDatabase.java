@@ -133,6 +133,11 @@ public final class EngineDatabase implements Database {
         return completion == Completion.FDB_JAVA ? MarshalledFuture.of(f, executor) : f;
     }
 
+    /** As {@link #handOut}, for a future the transaction shares among calls: cancelling what is handed out leaves it alone. */
+    <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f, Executor executor) {
+        return completion == Completion.FDB_JAVA ? MarshalledFuture.ofShared(f, executor) : f;
+    }
+
     /** How this database was reached (its connection string and cluster file). */
     public Connection connection() {
         return connection;

@@ -309,6 +309,11 @@ final class EngineTransaction extends TransactionOverloads {
         return db.handOut(f, executor);
     }
 
+    /** {@link #handOut} of the read version's or the versionstamp's future, which every call that asks shares. */
+    private <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
+        return db.handOutShared(f, executor);
+    }
+
     /**
      * The error every operation must fail with now, or null: used-during-commit, reset, deferred.
      *
@@ -363,7 +368,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Long> getReadVersion() {
-        return handOut(readVersionNow());
+        return handOutShared(readVersionNow());
     }
 
     private synchronized CompletableFuture<Long> readVersionNow() {
@@ -1590,7 +1595,7 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<byte[]> getVersionstamp() {
-        return handOut(versionstampNow());
+        return handOutShared(versionstampNow());
     }
 
     private synchronized CompletableFuture<byte[]> versionstampNow() {

@@ -47,7 +47,8 @@ import java.util.function.BiConsumer;
  * the registering thread (unlike {@link ExecutorBoundFuture}, whose stages always hop to the
  * executor). The outcome is the engine's, unchanged: the same value, the same exception
  * object. Cancelling it cancels the engine's future, as {@code NativeFuture.cancel} cancels the
- * native one (so a cancelled watch releases its slot).
+ * native one (so a cancelled watch releases its slot) — except the read version and the
+ * versionstamp, which the transaction shares among every call that asks ({@link #ofShared}).
  *
  * <h2>Concurrency</h2>
  * The outcome is written once, before {@code execute}, and read by the task: the executor's
@@ -56,6 +57,8 @@ import java.util.function.BiConsumer;
  */
 final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsumer<T, Throwable>, Runnable {
     private final CompletableFuture<T> source;
+    /** Whether cancelling this cancels {@code source}: not when the transaction shares it among calls. */
+    private final boolean cancelsSource;
     private final Executor executor;
     /** The thread that made the call: it gets to go on first (see {@link #run}). */
     private final Thread caller;
@@ -64,15 +67,29 @@ final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsum
     private T value;
     private Throwable failure;
 
-    private MarshalledFuture(CompletableFuture<T> source, Executor executor) {
+    private MarshalledFuture(CompletableFuture<T> source, boolean cancelsSource, Executor executor) {
         this.source = source;
+        this.cancelsSource = cancelsSource;
         this.executor = executor;
         this.caller = Thread.currentThread();
     }
 
-    /** A future that completes as {@code source} does, but through {@code executor}. */
+    /** A future that completes as {@code source} does, but through {@code executor}; cancelling it cancels {@code source}. */
     static <T> CompletableFuture<T> of(CompletableFuture<T> source, Executor executor) {
-        MarshalledFuture<T> f = new MarshalledFuture<>(source, executor);
+        return of(source, true, executor);
+    }
+
+    /**
+     * As {@link #of(CompletableFuture, Executor)} for a {@code source} the transaction hands to
+     * every such call (its read version, its versionstamp): cancelling what one caller got
+     * must not cancel what the others and the transaction itself wait for.
+     */
+    static <T> CompletableFuture<T> ofShared(CompletableFuture<T> source, Executor executor) {
+        return of(source, false, executor);
+    }
+
+    private static <T> CompletableFuture<T> of(CompletableFuture<T> source, boolean cancelsSource, Executor executor) {
+        MarshalledFuture<T> f = new MarshalledFuture<>(source, cancelsSource, executor);
         if (source.isDone() && !source.isCompletedExceptionally()) {
             f.accept(source.getNow(null), null); // the common case, without a completion stage
         } else if (source instanceof ExecutorBoundFuture<T> bound) {
@@ -131,7 +148,9 @@ final class MarshalledFuture<T> extends CompletableFuture<T> implements BiConsum
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
-        source.cancel(mayInterruptIfRunning);
+        if (cancelsSource) {
+            source.cancel(mayInterruptIfRunning);
+        }
         return cancelled;
     }
 }

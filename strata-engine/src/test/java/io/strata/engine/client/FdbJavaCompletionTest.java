@@ -13,6 +13,7 @@ import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.async.AsyncIterator;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.engine.Engine;
+import io.strata.engine.fault.LatencyModel;
 import io.strata.Strata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -464,6 +465,28 @@ class FdbJavaCompletionTest {
         assertThat(ownWrite).isNotDone();
         assertThat(queue.await(ownWrite)).isEqualTo(b("own"));
         tr.close();
+    }
+
+    @Test
+    void cancellingAHandedOutReadVersionOrVersionstampLeavesTheTransactionsOwn() {
+        Engine slow = Strata.builder().latency(LatencyModel.cluster()).inMemoryEngine();
+        try (Database d = EngineDatabase.handle(slow, queue, null, Connection.direct("strata:memory"), null, Completion.FDB_JAVA)) {
+            Transaction tr = d.createTransaction();
+            CompletableFuture<Long> readVersion = tr.getReadVersion();
+            CompletableFuture<byte[]> stamp = tr.getVersionstamp();
+            readVersion.cancel(true);
+            stamp.cancel(true);
+            // The transaction still has its read version and its versionstamp, and so does every later caller.
+            assertThat(queue.await(tr.getReadVersion())).isPositive();
+            assertThat(queue.await(tr.get(b("k1")))).isNull();
+            tr.set(b("k1"), b("v"));
+            CompletableFuture<byte[]> again = tr.getVersionstamp();
+            queue.await(tr.commit());
+            assertThat(queue.await(again)).hasSize(10);
+            tr.close();
+        } finally {
+            slow.close();
+        }
     }
 
     @Test
