@@ -2,6 +2,7 @@ package io.strata;
 
 import com.apple.foundationdb.Database;
 import io.strata.engine.Engine;
+import io.strata.engine.client.Completion;
 import io.strata.engine.client.Connection;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.fault.FaultPolicy;
@@ -48,7 +49,7 @@ public final class Strata {
         return builder().open(directory);
     }
 
-    /** Options for a new database: faults, latency, executor, clock. */
+    /** Options for a new database: faults, latency, executor, completion, clock. */
     public static Builder builder() {
         return new Builder();
     }
@@ -61,6 +62,7 @@ public final class Strata {
         private LongSupplier nanoTime = System::nanoTime;
         private Durability durability = Durability.FSYNC;
         private long checkpointLogBytes = Checkpointer.DEFAULT_LOG_BYTES;
+        private Completion completion = Completion.IMMEDIATE;
 
         private Builder() {}
 
@@ -82,6 +84,20 @@ public final class Strata {
             return this;
         }
 
+        /**
+         * Complete every future the way fdb-java does: through the transaction's executor, never
+         * already complete when the call returns, even when the answer is known at once (see
+         * {@link Completion#FDB_JAVA}). For code written against fdb-java that tells the two
+         * apart — a polling loop of {@code AsyncUtil.whileTrue} that must yield, a check of
+         * {@code isDone()} — at the price of one executor hand-off per call. strata-fdb's
+         * databases always complete this way. Default: futures complete as soon as the engine
+         * knows the answer.
+         */
+        public Builder completeLikeFdbJava() {
+            this.completion = Completion.FDB_JAVA;
+            return this;
+        }
+
         /** Monotonic time source behind versions (default: {@link System#nanoTime()}); for tests. */
         public Builder nanoTime(LongSupplier nanoTime) {
             this.nanoTime = Objects.requireNonNull(nanoTime);
@@ -91,7 +107,7 @@ public final class Strata {
         /** A new, empty database held in memory only; it disappears when closed. */
         public Database inMemory() {
             Engine engine = inMemoryEngine();
-            return EngineDatabase.owning(engine, executor != null ? executor : engine.pool(), Connection.direct(MEMORY));
+            return EngineDatabase.owning(engine, executor != null ? executor : engine.pool(), Connection.direct(MEMORY), completion);
         }
 
         /**
@@ -134,7 +150,7 @@ public final class Strata {
         public Database open(Path directory) {
             Engine engine = openEngine(directory);
             return EngineDatabase.owning(engine, executor != null ? executor : engine.pool(),
-                    Connection.direct("strata:" + directory.toAbsolutePath().normalize()));
+                    Connection.direct("strata:" + directory.toAbsolutePath().normalize()), completion);
         }
 
         /**

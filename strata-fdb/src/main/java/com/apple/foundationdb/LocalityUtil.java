@@ -1,6 +1,7 @@
 package com.apple.foundationdb;
 
 import com.apple.foundationdb.async.AsyncIterator;
+import com.apple.foundationdb.async.AsyncUtil;
 import com.apple.foundationdb.async.CloseableAsyncIterator;
 import com.apple.foundationdb.tuple.ByteArrayUtil;
 import io.strata.engine.cluster.ProcessInfo;
@@ -62,10 +63,12 @@ public class LocalityUtil {
      * for a transaction that is not the engine's
      */
     public static CompletableFuture<String[]> getAddressesForKey(Transaction tr, byte[] key) {
-        if (!(tr.getDatabase() instanceof EngineDatabase)) {
+        if (!(tr.getDatabase() instanceof EngineDatabase db)) {
+            // As fdb-java for a transaction it did not make: a future already failed.
             return CompletableFuture.failedFuture(new FDBException("locality_information_unavailable", 1033));
         }
-        return CompletableFuture.completedFuture(new String[] {ProcessInfo.ADDRESS});
+        // fdb-java's is a native future (FDBTransaction.getAddressesForKey): it completes on the executor.
+        return db.handOut(CompletableFuture.completedFuture(new String[] {ProcessInfo.ADDRESS}), tr.getExecutor());
     }
 
     static byte[] keyServersKey(byte[] key) {
@@ -101,8 +104,13 @@ public class LocalityUtil {
             tr.options().setReadSystemKeys();
             tr.options().setLockAware();
             rows = tr.getRange(keyServersKey(next), keyServersKey(end)).iterator();
-            return rows.onHasNext().handle((more, error) -> more != null
-                    ? CompletableFuture.completedFuture(more) : recover(error)).thenCompose(f -> f);
+            return afterRows();
+        }
+
+        /** What the rows' next step says, decided on the executor as fdb-java's iterator decides it ({@code composeHandleAsync}). */
+        private CompletableFuture<Boolean> afterRows() {
+            return AsyncUtil.composeHandleAsync(rows.onHasNext(), (more, error) -> more != null
+                    ? CompletableFuture.completedFuture(more) : recover(error), tr.getExecutor());
         }
 
         private CompletableFuture<Boolean> recover(Throwable error) {
@@ -145,8 +153,7 @@ public class LocalityUtil {
             byte[] boundary = Arrays.copyOfRange(key, KEY_SERVERS.length, key.length);
             next = ByteArrayUtil.join(boundary, new byte[] {0});
             progressed = true;
-            hasNext = rows.onHasNext().handle((more, error) -> more != null
-                    ? CompletableFuture.completedFuture(more) : recover(error)).thenCompose(f -> f);
+            hasNext = afterRows();
             return boundary;
         }
 

@@ -3,6 +3,7 @@ package com.apple.foundationdb;
 import io.strata.ClusterFile;
 import io.strata.ConnectionString;
 import io.strata.engine.Engine;
+import io.strata.engine.client.Completion;
 import io.strata.engine.client.Connection;
 import io.strata.engine.client.EngineDatabase;
 
@@ -29,6 +30,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * closes, which releases its directory to other processes; the next open recovers it.
  * Transactions of a handle's engine that was closed fail from then on. When the network
  * stops, every handle and engine is closed.
+ *
+ * <h2>Completion</h2>
+ * Every handle completes its futures as fdb-java does ({@link Completion#FDB_JAVA}): through the
+ * transaction's executor, never already complete when the call returns. Code written for
+ * fdb-java depends on it — the Record Layer's polling loops, its wait timers and its store-state
+ * cache among others.
  *
  * <h2>Concurrency</h2>
  * Every method is synchronized on the class: opening, the last close of a target and
@@ -75,7 +82,7 @@ final class StrataDatabases {
         String file = found.map(f -> f.file() == null ? null : f.file().toString()).orElse(null);
         AtomicReference<Database> self = new AtomicReference<>();
         Database handle = EngineDatabase.handle(target.engine, executor, eventKeeper, new Connection(connection.text(), file),
-                () -> released(opened, self.get()));
+                () -> released(opened, self.get()), Completion.FDB_JAVA);
         self.set(handle);
         target.handles.add(handle);
         return handle;

@@ -13,10 +13,12 @@ import io.strata.engine.cluster.ClientStatus;
 import io.strata.engine.error.FdbError;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -31,6 +33,13 @@ import java.util.function.Function;
  * of {@code runAsync}); the transaction is closed at the end.
  * {@code read} and {@code readAsync} are {@code run} and {@code runAsync}, commit included,
  * as in fdb-java (committing a read-only transaction costs nothing).
+ *
+ * <p>How the futures complete is the database's {@link Completion}: at once when the engine
+ * knows the answer ({@link Completion#IMMEDIATE}, the default of {@code Strata}'s databases),
+ * or always through the transaction's executor as fdb-java's do ({@link Completion#FDB_JAVA},
+ * strata-fdb's handles; see {@link MarshalledFuture}). Under the second, {@code runAsync}
+ * also decides each attempt's outcome on the executor, as fdb-java's loop does
+ * ({@code composeHandleAsync}), so its future is never complete when it returns either.
  *
  * <p>Tenants and blob granules are not supported and fail with {@code tenants_disabled}
  * (2136) or {@code unsupported_operation} (2108).
@@ -47,6 +56,7 @@ public final class EngineDatabase implements Database {
     private final Connection connection;
     /** Run once when this database closes (a handle tells whoever shares the engine); may be null. */
     private final Runnable onClose;
+    private final Completion completion;
     /**
      * What {@code \xff\xff/cluster_file_path} answers when the database was opened without a
      * cluster file: FoundationDB's in-memory connection record is named by a random {@code UID}
@@ -63,11 +73,11 @@ public final class EngineDatabase implements Database {
      * @param ownedExecutor shut down on close, or null when the caller owns {@code executor}
      */
     public EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor) {
-        this(engine, executor, ownedExecutor, true, null, Connection.direct("strata:memory"), null);
+        this(engine, executor, ownedExecutor, true, null, Connection.direct("strata:memory"), null, Completion.IMMEDIATE);
     }
 
     private EngineDatabase(Engine engine, Executor executor, ExecutorService ownedExecutor, boolean ownsEngine,
-                           EventKeeper eventKeeper, Connection connection, Runnable onClose) {
+                           EventKeeper eventKeeper, Connection connection, Runnable onClose, Completion completion) {
         this.engine = engine;
         this.defaults = new DatabaseDefaults(engine.watches());
         this.executor = executor;
@@ -76,11 +86,17 @@ public final class EngineDatabase implements Database {
         this.eventKeeper = eventKeeper;
         this.connection = connection;
         this.onClose = onClose;
+        this.completion = completion;
     }
 
     /** A database that owns its engine, reached as {@code connection} says. */
     public static EngineDatabase owning(Engine engine, Executor executor, Connection connection) {
-        return new EngineDatabase(engine, executor, null, true, null, connection, null);
+        return owning(engine, executor, connection, Completion.IMMEDIATE);
+    }
+
+    /** A database that owns its engine, reached as {@code connection} says, whose futures complete as {@code completion} says. */
+    public static EngineDatabase owning(Engine engine, Executor executor, Connection connection, Completion completion) {
+        return new EngineDatabase(engine, executor, null, true, null, connection, null, Objects.requireNonNull(completion));
     }
 
     /**
@@ -90,15 +106,36 @@ public final class EngineDatabase implements Database {
      *
      * @param eventKeeper records the events of transactions created without one, or null
      * @param onClose     run once, when this handle is closed (the first time), or null
+     * @param completion  how its futures complete ({@link Completion#FDB_JAVA} for fdb-java's users)
      */
     public static EngineDatabase handle(Engine engine, Executor executor, EventKeeper eventKeeper, Connection connection,
-                                        Runnable onClose) {
-        return new EngineDatabase(engine, executor, null, false, eventKeeper, connection, onClose);
+                                        Runnable onClose, Completion completion) {
+        return new EngineDatabase(engine, executor, null, false, eventKeeper, connection, onClose, Objects.requireNonNull(completion));
     }
 
     /** The engine behind this database, for tools and tests of the engine itself. */
     public Engine engine() {
         return engine;
+    }
+
+    /** How the futures of this database and its transactions complete. */
+    public Completion completion() {
+        return completion;
+    }
+
+    /**
+     * {@code f} as this database hands it to the caller: as it is under
+     * {@link Completion#IMMEDIATE}, through {@code executor} under {@link Completion#FDB_JAVA}.
+     * Public for strata-fdb's own calls that fdb-java answers with a native future
+     * ({@code LocalityUtil.getAddressesForKey}).
+     */
+    public <T> CompletableFuture<T> handOut(CompletableFuture<T> f, Executor executor) {
+        return completion == Completion.FDB_JAVA ? MarshalledFuture.of(f, executor) : f;
+    }
+
+    /** As {@link #handOut}, for a future the transaction shares among calls: cancelling what is handed out leaves it alone. */
+    <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f, Executor executor) {
+        return completion == Completion.FDB_JAVA ? MarshalledFuture.ofShared(f, executor) : f;
     }
 
     /** How this database was reached (its connection string and cluster file). */
@@ -201,7 +238,10 @@ public final class EngineDatabase implements Database {
         CompletableFuture<T> done = body.thenCompose(v -> t.commit().thenApply(ignored -> v));
         // No extra hop: the commit's dependent stage already runs on the executor, and a retry
         // cannot recurse deeply because onError always completes asynchronously (after its delay).
-        done.whenComplete((value, err) -> {
+        // Under FDB_JAVA the outcome is decided on the executor, as fdb-java's loop decides it
+        // (AsyncUtil.composeHandleAsync(..., e)): a body that fails at once (a thrown exception,
+        // which onError fails at once too) must not complete the loop's future before it returns.
+        BiConsumer<T, Throwable> decide = (value, err) -> {
             if (err == null) {
                 t.close();
                 result.complete(value);
@@ -215,7 +255,12 @@ public final class EngineDatabase implements Database {
                     attempt(next, fn, e, result);
                 }
             });
-        });
+        };
+        if (completion == Completion.FDB_JAVA) {
+            done.whenCompleteAsync(decide, e);
+        } else {
+            done.whenComplete(decide);
+        }
     }
 
     /**
@@ -256,42 +301,42 @@ public final class EngineDatabase implements Database {
 
     @Override
     public CompletableFuture<byte[]> purgeBlobGranules(byte[] beginKey, byte[] endKey, long purgeVersion, boolean force, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Void> waitPurgeGranulesComplete(byte[] purgeKey, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Boolean> blobbifyRange(byte[] beginKey, byte[] endKey, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Boolean> blobbifyRangeBlocking(byte[] beginKey, byte[] endKey, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Boolean> unblobbifyRange(byte[] beginKey, byte[] endKey, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<KeyRangeArrayResult> listBlobbifiedRanges(byte[] beginKey, byte[] endKey, int rangeLimit, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Long> verifyBlobRange(byte[] beginKey, byte[] endKey, long version, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
     public CompletableFuture<Boolean> flushBlobRange(byte[] beginKey, byte[] endKey, boolean compact, long version, Executor e) {
-        return Unsupported.failed("blob granules");
+        return handOut(Unsupported.failed("blob granules"), e);
     }
 
     @Override
@@ -300,7 +345,7 @@ public final class EngineDatabase implements Database {
         String report = ClientStatus.report(engine.process(), connection.connectionString(), connection.clusterFilePath());
         CompletableFuture<byte[]> result = new ExecutorBoundFuture<>(e);
         result.complete(report.getBytes(StandardCharsets.UTF_8));
-        return result;
+        return handOut(result, e);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.strata.engine.client;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.KeyArrayResult;
+import com.apple.foundationdb.KeyRangeArrayResult;
 import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.MappedKeyValue;
@@ -298,6 +299,22 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /**
+     * Every future this transaction hands its caller passes here: as it is under
+     * {@link Completion#IMMEDIATE}, through the executor under {@link Completion#FDB_JAVA}
+     * ({@link MarshalledFuture}). The calls that do are those
+     * fdb-java answers with a native future; the engine's own uses of its reads (a watch's read,
+     * the special keys') take the futures before this.
+     */
+    <T> CompletableFuture<T> handOut(CompletableFuture<T> f) {
+        return db.handOut(f, executor);
+    }
+
+    /** {@link #handOut} of the read version's or the versionstamp's future, which every call that asks shares. */
+    private <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
+        return db.handOutShared(f, executor);
+    }
+
+    /**
      * The error every operation must fail with now, or null: used-during-commit, reset, deferred.
      *
      * <p>Once commit has been called, every operation is {@code used_during_commit}, even after
@@ -350,7 +367,11 @@ final class EngineTransaction extends TransactionOverloads {
     // ---------------------------------------------------------------- read version
 
     @Override
-    public synchronized CompletableFuture<Long> getReadVersion() {
+    public CompletableFuture<Long> getReadVersion() {
+        return handOutShared(readVersionNow());
+    }
+
+    private synchronized CompletableFuture<Long> readVersionNow() {
         checkOpen();
         // RYW getReadVersion checks the reset but not checkUsedDuringCommit: the read version
         // stays available during and after commit.
@@ -646,7 +667,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
-        return get(key, snapshot, ReadKind.READ);
+        return handOut(get(key, snapshot, ReadKind.READ));
     }
 
     /** {@code kind}: {@link ReadKind#WATCH} for a watch's read, which a commit waits for but does not fail by. */
@@ -719,7 +740,11 @@ final class EngineTransaction extends TransactionOverloads {
         return p.value();
     }
 
-    CompletableFuture<byte[]> getKey(KeySelector callersSelector, boolean snapshot) {
+    CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {
+        return handOut(getKeyNow(selector, snapshot));
+    }
+
+    private CompletableFuture<byte[]> getKeyNow(KeySelector callersSelector, boolean snapshot) {
         Objects.requireNonNull(callersSelector, "selector");
         KeySelector selector = KeyRules.ownCopy(callersSelector);
         synchronized (this) {
@@ -758,6 +783,10 @@ final class EngineTransaction extends TransactionOverloads {
      * depended on ({@code addConflictRange} for forward and reverse reads).
      */
     CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
+        return handOut(readRangeNow(begin, end, limit, reverse, snapshot));
+    }
+
+    private CompletableFuture<ReadView.Rows> readRangeNow(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
         synchronized (this) {
             checkOpen();
             if (SpecialKeySpace.isSpecialRange(begin.getKey(), end.getKey())) {
@@ -939,6 +968,11 @@ final class EngineTransaction extends TransactionOverloads {
      */
     CompletableFuture<MappedRangeRead.Result> readMappedRange(KeySelector begin, KeySelector end, byte[] callersMapper, int limit,
                                                              StreamingMode mode, int iteration, boolean reverse) {
+        return handOut(readMappedRangeNow(begin, end, callersMapper, limit, mode, iteration, reverse));
+    }
+
+    private CompletableFuture<MappedRangeRead.Result> readMappedRangeNow(KeySelector begin, KeySelector end, byte[] callersMapper,
+                                                                        int limit, StreamingMode mode, int iteration, boolean reverse) {
         int targetBytes = MappedRangeRead.targetBytes(mode, iteration);
         int rows = limit == 0 ? RangeIterable.NATIVE_UNLIMITED : limit; // fdb_c: 0 is unlimited
         KeySelector b;
@@ -1025,6 +1059,10 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
         KeyRules.requireArguments(begin, end);
+        return handOut(estimatedRangeSizeNow(begin, end));
+    }
+
+    private CompletableFuture<Long> estimatedRangeSizeNow(byte[] begin, byte[] end) {
         // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
@@ -1038,6 +1076,10 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
         KeyRules.requireArguments(begin, end);
+        return handOut(splitPointsNow(begin, end, chunkSize));
+    }
+
+    private CompletableFuture<KeyArrayResult> splitPointsNow(byte[] begin, byte[] end, long chunkSize) {
         if (ByteKeys.compare(begin, end) > 0) {
             return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
         }
@@ -1080,6 +1122,11 @@ final class EngineTransaction extends TransactionOverloads {
         return CompletableFuture.completedFuture(read.apply(engine.pipeline().visibleVersion()));
     }
 
+
+    @Override
+    public CompletableFuture<KeyRangeArrayResult> getBlobGranuleRanges(byte[] begin, byte[] end, int rowLimit) {
+        return handOut(super.getBlobGranuleRanges(begin, end, rowLimit));
+    }
 
     @Override
     public ReadTransaction snapshot() {
@@ -1324,8 +1371,12 @@ final class EngineTransaction extends TransactionOverloads {
     // ---------------------------------------------------------------- watches
 
     @Override
-    public synchronized CompletableFuture<Void> watch(byte[] key) throws FDBException {
+    public CompletableFuture<Void> watch(byte[] key) throws FDBException {
         KeyRules.requireArgument(key);
+        return handOut(watchNow(key));
+    }
+
+    private synchronized CompletableFuture<Void> watchNow(byte[] key) {
         checkOpen();
         FDBException e = blockingError();
         if (e != null) {
@@ -1360,6 +1411,10 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Void> commit() {
+        return handOut(commitNow());
+    }
+
+    private CompletableFuture<Void> commitNow() {
         CompletableFuture<Void> result = new ExecutorBoundFuture<>(executor);
         boolean sendNow;
         synchronized (this) {
@@ -1539,7 +1594,11 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     @Override
-    public synchronized CompletableFuture<byte[]> getVersionstamp() {
+    public CompletableFuture<byte[]> getVersionstamp() {
+        return handOutShared(versionstampNow());
+    }
+
+    private synchronized CompletableFuture<byte[]> versionstampNow() {
         checkOpen();
         // Asked for once the commit started, even after it ended, it is used_during_commit
         // (RYW getVersionstamp checks checkUsedDuringCommit first): ask before committing.
@@ -1556,7 +1615,11 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     @Override
-    public synchronized CompletableFuture<Long> getApproximateSize() {
+    public CompletableFuture<Long> getApproximateSize() {
+        return handOut(approximateSizeNow());
+    }
+
+    private synchronized CompletableFuture<Long> approximateSizeNow() {
         checkOpen();
         // RYW answers its running size in every state; only the client's deferred error comes first.
         if (deferred != null) {
@@ -1585,11 +1648,11 @@ final class EngineTransaction extends TransactionOverloads {
                 // RYW onError: a cancelled or timed-out transaction fails with that, whatever e is.
                 FDBException fail = reset;
                 closeAfterRetryDecision();
-                return CompletableFuture.failedFuture(fail);
+                return handOut(CompletableFuture.failedFuture(fail));
             }
             if (!RetryBackoff.shouldRetry(code, options.retryLimit, retries)) {
                 closeAfterRetryDecision();
-                return CompletableFuture.failedFuture(e);
+                return handOut(CompletableFuture.failedFuture(e));
             }
             next = options.retryCopy(db.defaults);
             delayMicros = RetryBackoff.delayMicros(code, backoffMillis, options.maxRetryDelayMillis);

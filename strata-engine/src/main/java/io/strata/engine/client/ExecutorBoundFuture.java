@@ -31,6 +31,15 @@ final class ExecutorBoundFuture<T> extends CompletableFuture<T> {
         return new CompletableFuture<>();
     }
 
+    /**
+     * Runs {@code action} on the thread that completes this future (or at once, if it is
+     * complete): only for actions that run no user code, such as {@link MarshalledFuture}
+     * handing the outcome to the executor, which would otherwise hop there twice.
+     */
+    void whenCompleteOnCompletingThread(BiConsumer<? super T, ? super Throwable> action) {
+        super.whenComplete(action);
+    }
+
     @Override
     public Executor defaultExecutor() {
         return executor;

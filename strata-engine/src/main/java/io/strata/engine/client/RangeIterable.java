@@ -6,6 +6,7 @@ import com.apple.foundationdb.MappedKeyValue;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.async.AsyncIterable;
 import com.apple.foundationdb.async.AsyncIterator;
+import com.apple.foundationdb.async.AsyncUtil;
 import io.strata.engine.error.FdbError;
 
 import java.util.ArrayList;
@@ -33,6 +34,12 @@ import java.util.concurrent.CompletionException;
  *
  * <p>{@link #asList()} does what fdb-java's does: ITERATOR mode becomes WANT_ALL without a
  * limit and EXACT with one; EXACT reads once, any other mode collects the iterator.
+ *
+ * <p>Completion: each batch is the transaction's future ({@code readRange}), which under
+ * {@link Completion#FDB_JAVA} completes on the executor as fdb-java's native batch does; the
+ * iterator's {@code onHasNext} is then what {@code RangeQuery}'s is — the batch's promise,
+ * completed when the batch does, while none is buffered; an already complete {@code true}
+ * while rows are buffered and {@code false} after the last batch.
  *
  * <p>Limits are the native client's: 0 is unlimited, -1 is the native "unlimited" (which
  * EXACT refuses, and which stops fdb-java's iterator after its first batch), and anything
@@ -181,7 +188,8 @@ final class RangeIterable<T> implements AsyncIterable<T> {
     /** One read as the native client takes it: EXACT needs a row limit, then the transaction validates the rest. */
     private CompletableFuture<? extends Batch<T>> read(KeySelector b, KeySelector e, int rows, StreamingMode m, int iteration) {
         if (m == StreamingMode.EXACT && (rows == 0 || rows == NATIVE_UNLIMITED)) {
-            return CompletableFuture.failedFuture(FdbError.EXACT_MODE_WITHOUT_LIMITS.exception());
+            // The native client's error: its future fails as every batch's does (Completion).
+            return tx.handOut(CompletableFuture.failedFuture(FdbError.EXACT_MODE_WITHOUT_LIMITS.exception()));
         }
         return source.read(b, e, rows, m, iteration, reverse);
     }
@@ -200,6 +208,13 @@ final class RangeIterable<T> implements AsyncIterable<T> {
             return read(begin, end, limit, m, 1)
                     .whenComplete((batch, error) -> events.readCompleted(error))
                     .thenApply(batch -> ownCopies(batch.rows()));
+        }
+        if (tx.db.completion() == Completion.FDB_JAVA) {
+            // fdb-java's own collection (RangeQuery.asList): it goes on from the first
+            // onHasNext on the executor (thenComposeAsync), so its future is never complete
+            // when asList returns. The overload with an executor never touches FDB's
+            // DEFAULT_EXECUTOR, so it loads no native library on the real fdb-java.
+            return AsyncUtil.collectRemaining(new ChunkIterator(m), tx.getExecutor());
         }
         CompletableFuture<List<T>> result = new CompletableFuture<>();
         collect(new ChunkIterator(m), new ArrayList<>(), result);

@@ -76,7 +76,7 @@ class EventKeeperTest {
     @Test
     void aDatabaseOpenedWithAKeeperRecordsTheTransactionsItMakes() {
         EngineDatabase shared = (EngineDatabase) db;
-        try (Database handle = EngineDatabase.handle(shared.engine(), db.getExecutor(), keeper, Connection.direct("strata:memory"), null)) {
+        try (Database handle = EngineDatabase.handle(shared.engine(), db.getExecutor(), keeper, Connection.direct("strata:memory"), null, Completion.IMMEDIATE)) {
             try (Transaction tr = handle.createTransaction()) {
                 await(tr.get(b("k")));
             }
