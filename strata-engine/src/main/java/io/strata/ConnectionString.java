@@ -1,5 +1,6 @@
 package io.strata;
 
+import io.strata.engine.client.Completion;
 import io.strata.engine.durability.Durability;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.fault.LatencyModel;
@@ -30,7 +31,12 @@ import java.util.Objects;
  *   <li>{@code latency=none|cluster|RV/READ/COMMIT} — the {@link LatencyModel}, the last form in
  *       microseconds (e.g. {@code 1000/1000/4000});</li>
  *   <li>{@code faults=seed:S[,not_committed:P][,unknown_result_committed:P]
- *       [,unknown_result_not_committed:P][,transaction_too_old:P]} — the {@link FaultPolicy}.</li>
+ *       [,unknown_result_not_committed:P][,transaction_too_old:P]} — the {@link FaultPolicy};</li>
+ *   <li>{@code completion=fdb_java|immediate} — how the futures of a handle opened through
+ *       strata-fdb complete ({@link Completion}): {@code fdb_java}, the default, as fdb-java's,
+ *       on the executor and never before the call returns; {@code immediate} as soon as the
+ *       engine knows the answer, much faster, for code that does not rely on fdb-java's
+ *       asynchronous completion. A property of each handle, not of the database.</li>
  * </ul>
  *
  * <p>As in a FoundationDB cluster file, {@code #} starts a comment that runs to the end of the
@@ -49,17 +55,19 @@ public final class ConnectionString {
     private final Durability durability;
     private final LatencyModel latency;
     private final FaultPolicy faults;
-    /** The options as written, for {@link #sameOptions}. */
+    private final Completion completion;
+    /** The options that shape the engine, as written, for {@link #sameOptions}. */
     private final Map<String, String> options;
 
     private ConnectionString(String text, String memoryName, Path directory, Durability durability,
-                             LatencyModel latency, FaultPolicy faults, Map<String, String> options) {
+                             LatencyModel latency, FaultPolicy faults, Completion completion, Map<String, String> options) {
         this.text = text;
         this.memoryName = memoryName;
         this.directory = directory;
         this.durability = durability;
         this.latency = latency;
         this.faults = faults;
+        this.completion = completion;
         this.options = options;
     }
 
@@ -116,6 +124,7 @@ public final class ConnectionString {
         Durability durability = Durability.FSYNC;
         LatencyModel latency = LatencyModel.none();
         FaultPolicy faults = FaultPolicy.none();
+        Completion completion = Completion.FDB_JAVA;
         for (Map.Entry<String, String> option : options.entrySet()) {
             String value = option.getValue();
             switch (option.getKey()) {
@@ -127,11 +136,14 @@ public final class ConnectionString {
                 }
                 case "latency" -> latency = parseLatency(value, s);
                 case "faults" -> faults = parseFaults(value, s);
+                case "completion" -> completion = parseCompletion(value, s);
                 default -> throw new IllegalArgumentException("connection string '" + s + "': unknown option '" + option.getKey()
-                        + "' (known: durability, latency, faults)");
+                        + "' (known: durability, latency, faults, completion)");
             }
         }
-        return new ConnectionString(s, memoryName, directory, durability, latency, faults, Map.copyOf(options));
+        Map<String, String> engineOptions = new LinkedHashMap<>(options);
+        engineOptions.remove("completion");
+        return new ConnectionString(s, memoryName, directory, durability, latency, faults, completion, Map.copyOf(engineOptions));
     }
 
     /**
@@ -173,6 +185,15 @@ public final class ConnectionString {
             case "fsync" -> Durability.FSYNC;
             case "os_buffered" -> Durability.OS_BUFFERED;
             default -> throw new IllegalArgumentException("connection string '" + whole + "': durability must be fsync or os_buffered, got '" + value + "'");
+        };
+    }
+
+    private static Completion parseCompletion(String value, String whole) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "fdb_java" -> Completion.FDB_JAVA;
+            case "immediate" -> Completion.IMMEDIATE;
+            default -> throw new IllegalArgumentException("connection string '" + whole + "': completion must be fdb_java or immediate, got '"
+                    + value + "'");
         };
     }
 
@@ -266,6 +287,11 @@ public final class ConnectionString {
         return faults;
     }
 
+    /** How a handle opened through strata-fdb completes its futures (default {@link Completion#FDB_JAVA}). */
+    public Completion completion() {
+        return completion;
+    }
+
     /**
      * What identifies the database within a JVM: two strings with the same target reach the
      * same data ({@code memory:NAME}, or the directory's absolute path).
@@ -274,7 +300,7 @@ public final class ConnectionString {
         return inMemory() ? "memory:" + memoryName : directory.toString();
     }
 
-    /** Whether {@code other} asks for the same options as this (durability, latency, faults). */
+    /** Whether {@code other} asks for the same engine as this (durability, latency, faults; not completion, a handle's). */
     public boolean sameOptions(ConnectionString other) {
         return options.equals(other.options);
     }

@@ -47,6 +47,10 @@ class ConnectionStringTest {
         assertThat(ConnectionString.parse("strata:memory?latency=10/20/30", BASE).latency()).isEqualTo(new LatencyModel(10, 20, 30));
         assertThat(cs.sameOptions(ConnectionString.parse("strata:other?durability=os_buffered&latency=cluster&faults=seed:7,not_committed:0.1", BASE))).isTrue();
         assertThat(cs.sameOptions(ConnectionString.parse("strata:db", BASE))).isFalse();
+        assertThat(cs.completion()).isEqualTo(io.strata.engine.client.Completion.FDB_JAVA);
+        ConnectionString fast = ConnectionString.parse("strata:db?completion=immediate", BASE);
+        assertThat(fast.completion()).isEqualTo(io.strata.engine.client.Completion.IMMEDIATE);
+        assertThat(fast.sameOptions(ConnectionString.parse("strata:db", BASE))).as("completion is a handle's, not the engine's").isTrue();
     }
 
     @Test
@@ -61,6 +65,7 @@ class ConnectionStringTest {
         assertThatThrownBy(() -> ConnectionString.parse("strata:db?faults=seed:1,lost:0.1", BASE)).hasMessageContaining("unknown fault 'lost'");
         assertThatThrownBy(() -> ConnectionString.parse("strata:db?faults=seed:1,not_committed:2", BASE)).hasMessageContaining("sum to at most 1");
         assertThatThrownBy(() -> ConnectionString.parse("strata:db?latency=none&latency=none", BASE)).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> ConnectionString.parse("strata:db?completion=later", BASE)).hasMessageContaining("fdb_java or immediate");
         assertThatThrownBy(() -> ConnectionString.parse("docker:docker@127.0.0.1:4500", BASE)).hasMessageContaining("must start with 'strata:'");
     }
 

@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Every handle completes its futures as fdb-java does ({@link Completion#FDB_JAVA}): through the
  * transaction's executor, never already complete when the call returns. Code written for
  * fdb-java depends on it — the Record Layer's polling loops, its wait timers and its store-state
- * cache among others.
+ * cache among others. A connection string's {@code ?completion=immediate} opts a handle out, for
+ * code that does not depend on it and wants reads without an executor hand-off each.
  *
  * <h2>Concurrency</h2>
  * Every method is synchronized on the class: opening, the last close of a target and
@@ -82,7 +83,7 @@ final class StrataDatabases {
         String file = found.map(f -> f.file() == null ? null : f.file().toString()).orElse(null);
         AtomicReference<Database> self = new AtomicReference<>();
         Database handle = EngineDatabase.handle(target.engine, executor, eventKeeper, new Connection(connection.text(), file),
-                () -> released(opened, self.get()), Completion.FDB_JAVA);
+                () -> released(opened, self.get()), connection.completion());
         self.set(handle);
         target.handles.add(handle);
         return handle;

@@ -96,6 +96,12 @@ public final class BenchRecords implements Callable<Integer> {
                     + "compiles for less than 2%% of a 5 s slice, or for at most this long (default: ${DEFAULT-VALUE}).")
     double jitWarmup;
 
+    @Option(names = "--completion", paramLabel = "C", defaultValue = "fdb_java",
+            description = "How strata-fdb's futures complete: fdb_java (on the executor, as fdb-java's; the default for "
+                    + "every strata-fdb database) or immediate (the connection string's ?completion=immediate: as soon as "
+                    + "the engine knows the answer) (default: ${DEFAULT-VALUE}).")
+    String completion;
+
     @Option(names = "--no-profile", negatable = false, description = "Do not sample with Java Flight Recorder.")
     boolean noProfile;
 
@@ -118,6 +124,7 @@ public final class BenchRecords implements Callable<Integer> {
         BenchArgs.requireTiming(spec, seconds, warmup);
         BenchArgs.requireCounts(spec, clients, 1_024, "--clients must be between 1 and 1024");
         BenchArgs.requireKnown(spec, databases, DATABASES, "database");
+        BenchArgs.requireKnown(spec, List.of(completion), List.of("fdb_java", "immediate"), "completion");
         BenchArgs.requireKnown(spec, workloads, WORKLOADS, "workload");
         BenchArgs.requireNotNegative(spec, jitWarmup, "--jit-warmup");
         if (records < 1_000 || batch < 1 || batch > 1_000) {
@@ -157,7 +164,7 @@ public final class BenchRecords implements Callable<Integer> {
         String connection = database.equals("memory")
                 ? "strata:memory:strata-bench-records-" + ProcessHandle.current().pid()
                 : "strata:" + work.resolve("db").toAbsolutePath();
-        Path clusterFile = Files.writeString(work.resolve("fdb.cluster"), connection + "\n");
+        Path clusterFile = Files.writeString(work.resolve("fdb.cluster"), connection + "?completion=" + completion + "\n");
         FDBDatabase db = FDBDatabaseFactory.instance().getDatabase(clusterFile.toString());
         try {
             RecordsWorkload w = new RecordsWorkload(db);
@@ -231,7 +238,7 @@ public final class BenchRecords implements Callable<Integer> {
         Path work = Files.createDirectories(dir).resolve("records-warmup-" + ProcessHandle.current().pid());
         Files.createDirectories(work);
         Path clusterFile = Files.writeString(work.resolve("fdb.cluster"),
-                "strata:memory:strata-bench-records-warmup-" + ProcessHandle.current().pid() + "\n");
+                "strata:memory:strata-bench-records-warmup-" + ProcessHandle.current().pid() + "?completion=" + completion + "\n");
         FDBDatabase db = FDBDatabaseFactory.instance().getDatabase(clusterFile.toString());
         try {
             RecordsWorkload w = new RecordsWorkload(db);
