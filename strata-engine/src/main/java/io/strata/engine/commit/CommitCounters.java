@@ -9,9 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * bytes committed.
  *
  * <h2>Concurrency</h2>
- * Only the sequencer writes, once per batch, with release stores ({@code lazySet}: no locked
- * instruction on the commit path); any thread reads. A reader sees each counter at some batch
- * boundary, not necessarily the same one for every counter, which is all a status report needs.
+ * Only the sequencer writes, with release stores ({@code lazySet}: no locked instruction on
+ * the commit path), and always before it completes the commits it counts, so a client that has
+ * seen its commit succeed or fail then sees it counted. Any thread reads; a reader sees each
+ * counter at some point of the sequencer's work, not necessarily the same one for every
+ * counter, which is all a status report needs.
  */
 public final class CommitCounters {
     private final AtomicLong committed = new AtomicLong();
@@ -23,13 +25,17 @@ public final class CommitCounters {
     CommitCounters() {
     }
 
-    /** Adds one batch's outcome; sequencer only. */
-    void addBatch(long committedCount, long conflictedCount, long tooOldCount, long mutationCount, long bytes) {
+    /** Adds one batch's committed transactions and their mutations; sequencer only, before it completes them. */
+    void addCommitted(long committedCount, long mutationCount, long bytes) {
         if (committedCount != 0) {
             committed.lazySet(committed.get() + committedCount);
             mutations.lazySet(mutations.get() + mutationCount);
             mutationBytes.lazySet(mutationBytes.get() + bytes);
         }
+    }
+
+    /** Adds refused transactions; sequencer only, before it fails them. */
+    void addRefused(long conflictedCount, long tooOldCount) {
         if (conflictedCount != 0) {
             conflicted.lazySet(conflicted.get() + conflictedCount);
         }

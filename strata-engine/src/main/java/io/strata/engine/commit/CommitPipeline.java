@@ -211,8 +211,6 @@ public final class CommitPipeline implements AutoCloseable {
         if (readyWrites(batch)) {
             findHistoryConflicts(batch, oldestReadable);
         }
-        long conflicted = 0;
-        long tooOld = 0;
         long mutationCount = 0;
         long mutationBytes = 0;
         for (Object item : batch) {
@@ -221,13 +219,14 @@ public final class CommitPipeline implements AutoCloseable {
             }
             CommitRequest req = (CommitRequest) item;
             if (!req.readConflicts.isEmpty() && req.readVersion < oldestReadable) {
+                // Counted before the client hears, so that a status read after the failure sees it.
+                counters.addRefused(0, 1);
                 req.result.completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
-                tooOld++;
                 continue;
             }
             if (req.reportsConflictingKeys() ? conflictsReporting(req) : conflicts(req)) {
+                counters.addRefused(1, 0);
                 req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
-                conflicted++;
                 continue;
             }
             mutationCount += req.mutations.size();
@@ -253,7 +252,7 @@ public final class CommitPipeline implements AutoCloseable {
             return;
         }
         visibleVersion = version;
-        counters.addBatch(done == null ? 0 : done.size(), conflicted, tooOld, mutationCount, mutationBytes);
+        counters.addCommitted(done == null ? 0 : done.size(), mutationCount, mutationBytes);
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
             store.pruneBefore(oldestReadable);
             history.pruneBefore(oldestReadable);
