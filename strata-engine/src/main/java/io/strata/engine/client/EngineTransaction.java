@@ -97,41 +97,41 @@ import java.util.function.Supplier;
  */
 final class EngineTransaction extends TransactionOverloads {
 
-    private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
+    enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
 
     final EngineDatabase db;
     final Engine engine;
-    private final Executor executor;
-    private final TxOptions options;
+    final Executor executor;
+    final TxOptions options;
     /** When the first attempt started (nanoTime): the timeout counts from here across retries. */
-    private final long startNanos;
-    private final int retries;
-    private final double backoffMillis;
+    final long startNanos;
+    final int retries;
+    final double backoffMillis;
 
     /**
      * What reads see of this transaction's writes. A read that must wait (for the read
      * version) keeps the map as it was when issued, as RYW's iterator snapshots the write
      * map: the map is then marked shared, and the next write copies it first.
      */
-    private WriteMap writes = new WriteMap();
-    private boolean writesShared;
+    WriteMap writes = new WriteMap();
+    boolean writesShared;
     /** What reads found in the store (RYW's snapshot cache); null until the first such read. */
-    private ReadCache readCache;
-    private final List<Mutation> mutations = new ArrayList<>();
-    private final ConflictRanges readConflicts = new ConflictRanges();
-    private final ConflictRanges writeConflicts = new ConflictRanges();
-    private final TransactionWatches watches;
-    private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
+    ReadCache readCache;
+    final List<Mutation> mutations = new ArrayList<>();
+    final ConflictRanges readConflicts = new ConflictRanges();
+    final ConflictRanges writeConflicts = new ConflictRanges();
+    final TransactionWatches watches;
+    final List<CompletableFuture<?>> pending = new ArrayList<>(0);
     /** The reads a commit waits for, and the read failure it reports (RYW's {@code reading}). */
-    private final OutstandingReads reading = new OutstandingReads();
+    final OutstandingReads reading = new OutstandingReads();
     /** The commit from {@code commit()} until the sequencer has it; null before {@code commit()}. */
-    private CommitFlight commitFlight;
+    CommitFlight commitFlight;
 
-    private long readVersion = -1;
-    private CompletableFuture<Long> readVersionFuture;
+    long readVersion = -1;
+    CompletableFuture<Long> readVersionFuture;
     /** The running commit-size estimate (see {@link CommitSize#worthComputing}): every write and conflict range. */
-    private long mutationBytes;
-    private long conflictBytes;
+    long mutationBytes;
+    long conflictBytes;
     /**
      * What {@code getApproximateSize} answers: RYW's {@code approximateSize}, which counts as
      * {@code ReadYourWrites.actor.cpp} does call by call. It differs from the estimate above:
@@ -139,19 +139,19 @@ final class EngineTransaction extends TransactionOverloads {
      * read-your-writes disabled; an empty {@code clear(begin, end)} counts; reads with
      * read-your-writes disabled leave their conflict ranges to NativeAPI, uncounted.
      */
-    private long approximateSize;
+    long approximateSize;
     /** Whether a read was issued; read_your_writes_disable is refused after one, as after a write. */
-    private boolean readIssued;
+    boolean readIssued;
     /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
-    private boolean clearedRanges;
-    private State state = State.ACTIVE;
-    private FDBException deferred;
+    boolean clearedRanges;
+    State state = State.ACTIVE;
+    FDBException deferred;
     /** Set by cancel or timeout: every later operation fails with it. */
-    private FDBException reset;
-    private boolean closed;
-    private long committedVersion = -1;
-    private CompletableFuture<byte[]> versionstamp;
-    private ScheduledFuture<?> timeoutTask;
+    FDBException reset;
+    boolean closed;
+    long committedVersion = -1;
+    CompletableFuture<byte[]> versionstamp;
+    ScheduledFuture<?> timeoutTask;
     private final SnapshotView snapshotView = new SnapshotView(this);
     /** Reads and writes of {@code \xff\xff/…}, and what they remember (conflicting keys, error message). */
     final TransactionSpecialKeys special = new TransactionSpecialKeys(this);
@@ -204,7 +204,7 @@ final class EngineTransaction extends TransactionOverloads {
         });
     }
 
-    private void armTimeout() {
+    void armTimeout() {
         if (timeoutTask != null) {
             timeoutTask.cancel(false);
             timeoutTask = null;
@@ -222,7 +222,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** Cancel and timeout: fail everything pending and everything to come with {@code error}. */
-    private void abort(FDBException error) {
+    void abort(FDBException error) {
         List<CompletableFuture<?>> toFail;
         synchronized (this) {
             if (reset != null || closed) {
@@ -292,7 +292,7 @@ final class EngineTransaction extends TransactionOverloads {
         }
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("Cannot access closed object");
         }
@@ -310,7 +310,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** {@link #handOut} of the read version's or the versionstamp's future, which every call that asks shares. */
-    private <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
+    <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
         return db.handOutShared(f, executor);
     }
 
@@ -320,7 +320,7 @@ final class EngineTransaction extends TransactionOverloads {
      * <p>Once commit has been called, every operation is {@code used_during_commit}, even after
      * the commit ended (RYW {@code checkUsedDuringCommit} returns {@code commitStarted}).
      */
-    private FDBException blockingError() {
+    FDBException blockingError() {
         if (state != State.ACTIVE) {
             return usedDuringCommit();
         }
@@ -338,7 +338,7 @@ final class EngineTransaction extends TransactionOverloads {
      * {@code createTransaction} makes, but not again on those {@code onError} hands back: RYW's
      * reset clears every option {@code fdb.options} does not mark persistent.
      */
-    private FDBException usedDuringCommit() {
+    FDBException usedDuringCommit() {
         FDBException e = FdbError.USED_DURING_COMMIT.exception();
         if (!options.usedDuringCommitProtectionDisabled) {
             abort(e);
@@ -347,14 +347,14 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** Records the first error of a void call, to surface at the next read, watch or commit. */
-    private void defer(FDBException e) {
+    void defer(FDBException e) {
         if (deferred == null) {
             deferred = e;
         }
     }
 
     /** Like {@link #blockingError()} for void calls: true when the call must be dropped. */
-    private boolean voidCallBlocked() {
+    boolean voidCallBlocked() {
         checkOpen();
         if (state != State.ACTIVE) {
             // Deferred like any void-call error; a reset only without the protection option.
@@ -582,7 +582,7 @@ final class EngineTransaction extends TransactionOverloads {
         return KeyRules.maxReadKey(options);
     }
 
-    private byte[] maxWriteKey() {
+    byte[] maxWriteKey() {
         return KeyRules.maxWriteKey(options);
     }
 
@@ -597,11 +597,11 @@ final class EngineTransaction extends TransactionOverloads {
                 rywActive() ? readCache() : null, system ? engine.shards() : null);
     }
 
-    private boolean rywFor(boolean snapshot) {
+    boolean rywFor(boolean snapshot) {
         return !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
     }
 
-    private ReadCache readCache() {
+    ReadCache readCache() {
         if (readCache == null) {
             readCache = new ReadCache();
         }
@@ -654,7 +654,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
-    private WriteMap writesForUpdate() {
+    WriteMap writesForUpdate() {
         if (writesShared) {
             writes = writes.copy();
             writesShared = false;
@@ -662,7 +662,7 @@ final class EngineTransaction extends TransactionOverloads {
         return writes;
     }
 
-    private boolean rywActive() {
+    boolean rywActive() {
         return !options.readYourWritesDisabled;
     }
 
@@ -698,7 +698,7 @@ final class EngineTransaction extends TransactionOverloads {
                 ReadView.Point p = knownPoint(own, snapshot);
                 if (p != null) {
                     if (!snapshot && p.readStorage()) {
-                        addReadConflictKey(own, writes);
+                        TransactionFootprint.addReadConflictKey(this, own, writes);
                     }
                     return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
                 }
@@ -735,7 +735,7 @@ final class EngineTransaction extends TransactionOverloads {
     private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
         ReadView.Point p = view(version, snapshot, seen).get(key);
         if (!snapshot && p.readStorage()) {
-            addReadConflictKey(key, seen);
+            TransactionFootprint.addReadConflictKey(this, key, seen);
         }
         return p.value();
     }
@@ -772,7 +772,7 @@ final class EngineTransaction extends TransactionOverloads {
         }
         if (!snapshot) {
             byte[][] range = ReadConflicts.ofGetKey(selector, result);
-            addReadConflictInternal(range[0], range[1], seen);
+            TransactionFootprint.addReadConflict(this, range[0], range[1], seen);
         }
         return result.clone(); // may be a stored key, or the shared maximum key
     }
@@ -828,72 +828,13 @@ final class EngineTransaction extends TransactionOverloads {
         }
         if (!snapshot) {
             byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
-            addReadConflictInternal(range[0], range[1], seen);
+            TransactionFootprint.addReadConflict(this, range[0], range[1], seen);
         }
         return rows;
     }
 
     private synchronized void noteRead() {
         readIssued = true;
-    }
-
-    /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
-    private void addReadConflictInternal(byte[] begin, byte[] end) {
-        addReadConflictInternal(begin, end, writes);
-    }
-
-    /** Adds the parts of {@code [begin, end)} not answered wholly by the writes in {@code seen}. */
-    private synchronized void addReadConflictInternal(byte[] begin, byte[] end, WriteMap seen) {
-        if (ByteKeys.compare(begin, end) >= 0) {
-            return;
-        }
-        if (rywActive()) {
-            seen.forEachUnknownPart(begin, end, this::recordReadConflict);
-        } else {
-            recordReadConflict(begin, end);
-        }
-    }
-
-    /**
-     * {@link #addReadConflictInternal} of {@code [key, key\x00)}, the range of a point read:
-     * with no own writes to subtract, recorded as the key alone. Called with this
-     * transaction's lock held (reads run under it), so it does not take it again.
-     */
-    private void addReadConflictKey(byte[] key, WriteMap seen) {
-        assert Thread.holdsLock(this);
-        if (rywActive() && !seen.isEmpty()) {
-            seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
-        } else {
-            readConflicts.addKey(key);
-            conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-            if (rywActive()) {
-                approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-            }
-        }
-    }
-
-    /**
-     * Records a read conflict range; RYW counts it in its approximate size only when it keeps it
-     * itself, that is with read-your-writes on (an explicit range with it off is counted by the caller).
-     */
-    private void recordReadConflict(byte[] begin, byte[] end) {
-        readConflicts.add(begin, end);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        if (rywActive()) {
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
-    }
-
-    private void recordWriteConflict(byte[] begin, byte[] end) {
-        writeConflicts.add(begin, end);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-    }
-
-    private void recordWriteConflictKey(byte[] key) {
-        writeConflicts.addKey(key);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-        approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
     }
 
     @Override
@@ -1010,9 +951,9 @@ final class EngineTransaction extends TransactionOverloads {
             MappedRangeRead.Result r = MappedRangeRead.read(stored, b, en, mapper, rows, targetBytes, reverse);
             // The check runs when the result arrives, against the writes made by then.
             byte[][] primary = ReadConflicts.ofRange(b, en, r.primary(), reverse, maxReadKey());
-            addUnmodifiedReadConflict(primary[0], primary[1]);
+            TransactionFootprint.addUnmodifiedReadConflict(this, primary[0], primary[1]);
             for (byte[][] secondary : r.secondaryConflicts()) {
-                addUnmodifiedReadConflict(secondary[0], secondary[1]);
+                TransactionFootprint.addUnmodifiedReadConflict(this, secondary[0], secondary[1]);
             }
             if (r.pointReads()) {
                 throw FdbError.UNSUPPORTED_OPERATION.exception("getMappedRange with a mapper that does not end in \"{...}\": "
@@ -1032,29 +973,6 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     private static final byte[] SPECIAL_KEYS_END = {(byte) 0xff, (byte) 0xff, (byte) 0xff};
-
-    /**
-     * RYW's {@code updateConflictMap<mustUnmodified = true>} of {@code [begin, end)}: the range is
-     * added as a read conflict range unless it meets this transaction's writes; if it does, the
-     * part before the first write is added (RYW counting the whole range's size in its
-     * approximate size, as it does for each piece) and the read fails with 2039.
-     */
-    private void addUnmodifiedReadConflict(byte[] begin, byte[] end) {
-        assert Thread.holdsLock(this);
-        byte[] written = writes.firstWriteIn(begin, end);
-        if (written == null) {
-            if (ByteKeys.compare(begin, end) < 0) {
-                recordReadConflict(begin, end);
-            }
-            return;
-        }
-        if (ByteKeys.compare(begin, written) < 0) {
-            readConflicts.add(begin, written);
-            conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + written.length;
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
-        throw FdbError.GET_MAPPED_RANGE_READS_YOUR_WRITES.exception();
-    }
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
@@ -1151,12 +1069,7 @@ final class EngineTransaction extends TransactionOverloads {
             defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
             return;
         }
-        // As RYW's addReadConflictRange: the parts own writes already answer are left out.
-        addReadConflictInternal(begin.clone(), end.clone());
-        if (!rywActive() && ByteKeys.compare(begin, end) < 0) {
-            // Reads with read-your-writes disabled are not counted, but this explicit range is.
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
+        TransactionFootprint.addExplicitReadConflict(this, begin.clone(), end.clone());
     }
 
     @Override
@@ -1174,7 +1087,7 @@ final class EngineTransaction extends TransactionOverloads {
             return;
         }
         if (ByteKeys.compare(begin, end) < 0) {
-            recordWriteConflict(begin.clone(), end.clone());
+            TransactionFootprint.recordWriteConflict(this, begin.clone(), end.clone());
         }
     }
 
@@ -1217,9 +1130,9 @@ final class EngineTransaction extends TransactionOverloads {
         byte[] key = callersKey.clone();
         byte[] value = callersValue.clone();
         writesForUpdate().set(key, value);
-        addMutation(new Mutation(Mutation.SET_VALUE, key, value));
+        TransactionFootprint.addMutation(this, new Mutation(Mutation.SET_VALUE, key, value));
         if (takeWriteConflictFlag()) {
-            recordWriteConflictKey(key);
+            TransactionFootprint.recordWriteConflictKey(this, key);
         }
         watches.trigger(key, value);
     }
@@ -1258,19 +1171,7 @@ final class EngineTransaction extends TransactionOverloads {
         byte[] end = ByteKeys.keyAfter(key);
         writesForUpdate().clear(key);
         clearedRanges = true;
-        long reported = approximateSize;
-        addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
-        boolean conflict = takeWriteConflictFlag();
-        if (conflict) {
-            recordWriteConflict(key, end);
-        }
-        // RYW clear(key) adds sizeof(KeyRangeRef), not sizeof(MutationRef), for the mutation of
-        // [key, key\x00); with read_your_writes_disable it hands the clear to NativeAPI first and
-        // adds nothing.
-        long range = 2L * key.length + 1;
-        approximateSize = reported + (rywActive()
-                ? CommitSize.RANGE_OVERHEAD + range + (conflict ? CommitSize.RANGE_OVERHEAD + range : 0)
-                : 0);
+        TransactionFootprint.addClearOfKey(this, key, end, takeWriteConflictFlag());
         watches.trigger(key, end, null, true);
     }
 
@@ -1303,18 +1204,16 @@ final class EngineTransaction extends TransactionOverloads {
         }
         if (ByteKeys.compare(begin, end) == 0) {
             // RYW clear(range) counts the range before finding it empty.
-            long range = begin.length + end.length;
-            approximateSize += range + CommitSize.MUTATION_OVERHEAD
-                    + (takeWriteConflictFlag() ? CommitSize.RANGE_OVERHEAD + range : 0);
+            TransactionFootprint.countEmptyClear(this, begin, end, takeWriteConflictFlag());
             return;
         }
         begin = begin.clone();
         end = end.clone();
         writesForUpdate().clearRange(begin, end);
         clearedRanges = true;
-        addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
+        TransactionFootprint.addMutation(this, new Mutation(Mutation.CLEAR_RANGE, begin, end));
         if (takeWriteConflictFlag()) {
-            recordWriteConflict(begin, end);
+            TransactionFootprint.recordWriteConflict(this, begin, end);
         }
         watches.trigger(begin, end, null, true);
     }
@@ -1346,26 +1245,19 @@ final class EngineTransaction extends TransactionOverloads {
         } else if (stampedValue) {
             writesForUpdate().setVersionstampedValue(key);
             if (addConflict) {
-                recordWriteConflict(key, ByteKeys.keyAfter(key));
+                TransactionFootprint.recordWriteConflict(this, key, ByteKeys.keyAfter(key));
             }
         } else {
             writesForUpdate().atomic(code, key, param);
             if (addConflict) {
-                recordWriteConflict(key, ByteKeys.keyAfter(key));
+                TransactionFootprint.recordWriteConflict(this, key, ByteKeys.keyAfter(key));
             }
         }
-        addMutation(new Mutation(code, key, param));
+        TransactionFootprint.addMutation(this, new Mutation(code, key, param));
         if (!stampedKey) {
             // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
             watches.trigger(key, ByteKeys.keyAfter(key), null, false);
         }
-    }
-
-    /** Records a write; the running size counts it as RYW's approximateSize does, overhead included. */
-    private void addMutation(Mutation m) {
-        mutations.add(m);
-        mutationBytes += CommitSize.MUTATION_OVERHEAD + m.size();
-        approximateSize += CommitSize.MUTATION_OVERHEAD + m.size();
     }
 
     // ---------------------------------------------------------------- watches
