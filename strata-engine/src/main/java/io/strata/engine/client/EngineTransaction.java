@@ -368,215 +368,15 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Long> getReadVersion() {
-        return handOutShared(readVersionNow());
-    }
-
-    private synchronized CompletableFuture<Long> readVersionNow() {
-        checkOpen();
-        // RYW getReadVersion checks the reset but not checkUsedDuringCommit: the read version
-        // stays available during and after commit.
-        FDBException e = reset != null ? reset : deferred;
-        if (e != null) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return readVersionFuture();
-    }
-
-    private CompletableFuture<Long> readVersionFuture() {
-        if (readVersionFuture == null) {
-            engine.workload().transactionStarted();
-            long delay = engine.latency().readVersionMicros();
-            if (delay == 0) {
-                readVersion = engine.pipeline().visibleVersion();
-                readVersionFuture = CompletableFuture.completedFuture(readVersion);
-            } else {
-                CompletableFuture<Long> f = new CompletableFuture<>();
-                readVersionFuture = f;
-                pending.add(f);
-                long ticket = reading.start(); // a commit waits for it, as tryCommit for its read version
-                engine.timer().schedule(() -> {
-                    long v = engine.pipeline().visibleVersion();
-                    Runnable next;
-                    synchronized (this) {
-                        if (readVersion < 0) {
-                            readVersion = v;
-                        }
-                        pending.remove(f);
-                        next = reading.finish(ticket, null, false);
-                    }
-                    if (next != null) {
-                        next.run();
-                    }
-                    executor.execute(() -> f.complete(v));
-                }, delay, TimeUnit.MICROSECONDS);
-            }
-        }
-        return readVersionFuture;
+        return handOutShared(TransactionReadVersion.readVersionNow(this));
     }
 
     @Override
-    public synchronized void setReadVersion(long version) {
-        checkOpen();
-        if (readVersionFuture != null) {
-            defer(FdbError.READ_VERSION_ALREADY_SET.exception());
-            return;
-        }
-        if (version <= 0) {
-            defer(FdbError.VERSION_INVALID.exception());
-            return;
-        }
-        readVersion = version;
-        readVersionFuture = CompletableFuture.completedFuture(version);
+    public void setReadVersion(long version) {
+        TransactionReadVersion.setReadVersion(this, version);
     }
 
     // ---------------------------------------------------------------- reads
-
-    /**
-     * Runs a read at the read version: waits for the version if needed, checks that it is
-     * neither too old nor in the future, runs {@code read}, and re-checks the window
-     * afterwards (pruning may have raced the read). Applies read latency. {@code read} gets
-     * the write map as it was when the read was issued, for read-your-writes.
-     */
-    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
-        return readAtVersion(read, ReadKind.READ);
-    }
-
-    /**
-     * {@link #readAtVersion(BiFunction)} of a read of the given kind: what it counts for in RYW
-     * (a watch's and a mapped range's reads differ from the others; see {@link ReadKind}).
-     */
-    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read, ReadKind kind) {
-        CompletableFuture<T> result;
-        WriteMap seen;
-        long ticket;
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (kind.marksRead) {
-                readIssued = true;
-            }
-            CompletableFuture<Long> rv = readVersionFuture();
-            if (rv.isDone() && engine.latency().readMicros() == 0) {
-                WriteMap now = writes;
-                try {
-                    return CompletableFuture.completedFuture(readAt(rv.join(), version -> read.apply(version, now)));
-                } catch (FDBException ex) {
-                    return failedRead(ex, kind);
-                }
-            }
-            // The read may run after later writes: keep the map as it is now.
-            seen = writes;
-            writesShared = true;
-            result = new CompletableFuture<>();
-            pending.add(result);
-            ticket = reading.start();
-        }
-        readVersionFuture.whenComplete((version, err) -> {
-            if (err != null) {
-                finishPending(result, null, unwrap(err), ticket, kind);
-                return;
-            }
-            T value = null;
-            FDBException failure = null;
-            FDBException resetError;
-            synchronized (this) {
-                // Only a reset stops a read already issued: a commit called meanwhile waits
-                // for it (RYW commit waits for ryw->reading), and later void-call errors
-                // concern later calls.
-                resetError = reset;
-                if (resetError == null) {
-                    try {
-                        value = readAt(version, v -> read.apply(v, seen));
-                    } catch (FDBException ex) {
-                        failure = ex;
-                    }
-                }
-            }
-            if (resetError != null) {
-                finishPending(result, null, resetError, ticket, kind);
-                return;
-            }
-            // An answer or an error (transaction_too_old, future_version come from the storage
-            // server), it arrives after the read's latency.
-            T answer = value;
-            FDBException error = failure;
-            long delay = engine.latency().readMicros();
-            if (delay == 0) {
-                finishPending(result, answer, error, ticket, kind);
-            } else {
-                engine.timer().schedule(() -> finishPending(result, answer, error, ticket, kind), delay, TimeUnit.MICROSECONDS);
-            }
-        });
-        return result;
-    }
-
-    /** A read that failed as it was issued: its error is kept for the commit (RYW {@code reading}). */
-    private <T> CompletableFuture<T> failedRead(FDBException e, ReadKind kind) {
-        if (kind.failsCommit) {
-            reading.failedAtOnce(e);
-        }
-        return CompletableFuture.failedFuture(e);
-    }
-
-    /**
-     * Ends a read started by {@link #readAtVersion}: tells a waiting commit first (the read has
-     * ended even if its future was cancelled or already failed by a reset), then completes the
-     * future unless a reset already failed it.
-     */
-    private <T> void finishPending(CompletableFuture<T> f, T value, Throwable error, long ticket, ReadKind kind) {
-        Runnable next;
-        boolean ours;
-        synchronized (this) {
-            next = reading.finish(ticket, error, kind.failsCommit);
-            ours = pending.remove(f);
-        }
-        if (next != null) {
-            next.run();
-        }
-        if (!ours) {
-            return; // already failed by cancel or timeout
-        }
-        executor.execute(() -> {
-            if (error != null) {
-                f.completeExceptionally(error);
-            } else {
-                f.complete(value);
-            }
-        });
-    }
-
-    private <T> T readAt(long version, Function<Long, T> read) {
-        checkReadVersion(version);
-        T value = read.apply(version);
-        checkStillReadable(version);
-        return value;
-    }
-
-    /** Before a read at {@code version}: neither older than the MVCC window nor newer than what is published. */
-    private void checkReadVersion(long version) {
-        if (version == 0) {
-            // DatabaseContext::validateVersion: only initialize_new_database gives version 0,
-            // and no read may use it.
-            throw FdbError.CLIENT_INVALID_OPERATION.exception("cannot read at version 0 (initialize_new_database)");
-        }
-        long now = engine.clock().currentVersion();
-        if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
-            throw FdbError.TRANSACTION_TOO_OLD.exception();
-        }
-        if (version > engine.pipeline().visibleVersion()) {
-            throw FdbError.FUTURE_VERSION.exception();
-        }
-    }
-
-    /** After a read at {@code version}: pruning may have raced it, and then what it saw is not to be trusted. */
-    private void checkStillReadable(long version) {
-        if (version < engine.store().oldestReadableVersion()) {
-            throw FdbError.TRANSACTION_TOO_OLD.exception();
-        }
-    }
 
     byte[] maxReadKey() {
         return KeyRules.maxReadKey(options);
@@ -584,17 +384,6 @@ final class EngineTransaction extends TransactionOverloads {
 
     byte[] maxWriteKey() {
         return KeyRules.maxWriteKey(options);
-    }
-
-    /**
-     * The view a read of the store sees: own writes ({@code seen}) unless RYW is off (or off
-     * for snapshot reads); what it finds goes to the read cache unless RYW is off.
-     */
-    private ReadView view(long version, boolean snapshot, WriteMap seen) {
-        engine.workload().read();
-        boolean system = options.readSystemKeys || options.accessSystemKeys;
-        return ReadView.ofStore(engine.store(), version, rywFor(snapshot) ? seen : null, maxReadKey(),
-                rywActive() ? readCache() : null, system ? engine.shards() : null);
     }
 
     boolean rywFor(boolean snapshot) {
@@ -606,51 +395,6 @@ final class EngineTransaction extends TransactionOverloads {
             readCache = new ReadCache();
         }
         return readCache;
-    }
-
-    /**
-     * The value of {@code key} from what this transaction already knows — own writes over the
-     * read cache, as RYW's iterator lays its write map over its snapshot cache — or null when
-     * the store must answer. With read-your-writes disabled there is no cache: RYW hands every
-     * read to NativeAPI ({@code readWithConflictRangeThrough}). A miss allocates nothing: most
-     * point reads miss.
-     */
-    private ReadView.Point knownPoint(byte[] key, boolean snapshot) {
-        if (!rywActive()) {
-            return null;
-        }
-        WriteMap seen = rywFor(snapshot) ? writes : null;
-        if (seen == null || seen.isEmpty()) {
-            byte[] v = readCache == null ? ReadCache.UNKNOWN : readCache.get(key);
-            return v == ReadCache.UNKNOWN ? null : new ReadView.Point(v, true);
-        }
-        return ReadView.ofCache(readCache(), seen, maxReadKey()).get(key);
-    }
-
-    /**
-     * Runs {@code read} on what this transaction knows (own writes over the read cache); null
-     * when the answer needs the store. An answer from there needs no read version and never touches
-     * the store, so it cannot fail with {@code transaction_too_old}; its conflict ranges are
-     * those of any read ({@code read} records them, from the writes it is given).
-     */
-    private synchronized <T> CompletableFuture<T> fromKnown(boolean snapshot, BiFunction<ReadView, WriteMap, T> read) {
-        FDBException e = blockingError();
-        if (e != null) {
-            return CompletableFuture.failedFuture(e);
-        }
-        if (!rywActive()) {
-            return null;
-        }
-        // Tried even when nothing is known yet: a selector or range that looks at no key at
-        // all (firstGreaterThan(\xff), a range from \xff) is answered without the store.
-        ReadView known = ReadView.ofCache(readCache(), rywFor(snapshot) ? writes : null, maxReadKey());
-        try {
-            T result = read.apply(known, writes);
-            return known.missed() ? null : CompletableFuture.completedFuture(result);
-        } catch (FDBException ex) {
-            // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
-            return failedRead(ex, ReadKind.READ);
-        }
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
@@ -667,114 +411,11 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
-        return handOut(get(key, snapshot, ReadKind.READ));
-    }
-
-    /** {@code kind}: {@link ReadKind#WATCH} for a watch's read, which a commit waits for but does not fail by. */
-    private CompletableFuture<byte[]> get(byte[] key, boolean snapshot, ReadKind kind) {
-        KeyRules.requireArgument(key);
-        synchronized (this) {
-            checkOpen();
-            if (SpecialKeySpace.contains(key)) {
-                // ThreadSafeTransaction checks the deferred error; then RYW answers special keys
-                // before any check of its own (used during commit, reset, key range).
-                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.get(key);
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            if (key.length > KeyRules.keySizeLimit(key)) {
-                // No stored key is that long: FoundationDB answers "absent" without reading.
-                return CompletableFuture.completedFuture(null);
-            }
-            readIssued = true; // as noteRead(), without taking the lock again
-            // The read cache and a serializable read's conflict range keep the key: a copy of its own.
-            byte[] own = snapshot && !rywActive() ? key : key.clone();
-            try {
-                ReadView.Point p = knownPoint(own, snapshot);
-                if (p != null) {
-                    if (!snapshot && p.readStorage()) {
-                        TransactionFootprint.addReadConflictKey(this, own, writes);
-                    }
-                    return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
-                }
-            } catch (FDBException ex) {
-                // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
-                return failedRead(ex, kind);
-            }
-            CompletableFuture<Long> rv = readVersionFuture();
-            if (rv.isDone() && engine.latency().readMicros() == 0) {
-                // readAtVersion's immediate path, without a lambda or a boxed version per read
-                long version = rv.join();
-                try {
-                    checkReadVersion(version);
-                    byte[] value = readKey(version, own, snapshot, writes);
-                    checkStillReadable(version);
-                    return CompletableFuture.completedFuture(value == null ? null : value.clone());
-                } catch (FDBException ex) {
-                    return failedRead(ex, kind);
-                }
-            }
-        }
-        byte[] own = key.clone(); // read later, when the version is known
-        return readAtVersion((Long version, WriteMap seen) -> {
-            byte[] value = readKey(version, own, snapshot, seen);
-            return value == null ? null : value.clone();
-        }, kind);
-    }
-
-    /**
-     * The value of {@code key} at {@code version} as this transaction sees it (the stored array:
-     * callers copy it for the caller), recording the read's conflict; {@code key} is kept, so
-     * it must not be the caller's array.
-     */
-    private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
-        ReadView.Point p = view(version, snapshot, seen).get(key);
-        if (!snapshot && p.readStorage()) {
-            TransactionFootprint.addReadConflictKey(this, key, seen);
-        }
-        return p.value();
+        return handOut(TransactionReads.get(this, key, snapshot, ReadKind.READ));
     }
 
     CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {
-        return handOut(getKeyNow(selector, snapshot));
-    }
-
-    private CompletableFuture<byte[]> getKeyNow(KeySelector callersSelector, boolean snapshot) {
-        Objects.requireNonNull(callersSelector, "selector");
-        KeySelector selector = KeyRules.ownCopy(callersSelector);
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (ByteKeys.compare(selector.getKey(), maxReadKey()) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-        }
-        noteRead();
-        CompletableFuture<byte[]> known = fromKnown(snapshot, (view, seen) -> resolveKey(view, selector, snapshot, seen));
-        if (known != null) {
-            return known;
-        }
-        return readAtVersion((Long version, WriteMap seen) -> resolveKey(view(version, snapshot, seen), selector, snapshot, seen));
-    }
-
-    private byte[] resolveKey(ReadView view, KeySelector selector, boolean snapshot, WriteMap seen) {
-        byte[] result = view.resolve(selector).key();
-        if (view.missed()) {
-            return null; // answered by the store instead
-        }
-        if (!snapshot) {
-            byte[][] range = ReadConflicts.ofGetKey(selector, result);
-            TransactionFootprint.addReadConflict(this, range[0], range[1], seen);
-        }
-        return result.clone(); // may be a stored key, or the shared maximum key
+        return handOut(TransactionReads.getKey(this, selector, snapshot));
     }
 
     /**
@@ -783,58 +424,7 @@ final class EngineTransaction extends TransactionOverloads {
      * depended on ({@code addConflictRange} for forward and reverse reads).
      */
     CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
-        return handOut(readRangeNow(begin, end, limit, reverse, snapshot));
-    }
-
-    private CompletableFuture<ReadView.Rows> readRangeNow(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
-        synchronized (this) {
-            checkOpen();
-            if (SpecialKeySpace.isSpecialRange(begin.getKey(), end.getKey())) {
-                // As get: only an earlier void call's error comes first.
-                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.getRange(begin, end, limit, reverse);
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            byte[] maxKey = maxReadKey();
-            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            // -1 is the native client's ROW_LIMIT_UNLIMITED; anything lower is invalid.
-            if (limit < RangeIterable.NATIVE_UNLIMITED) {
-                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
-            }
-        }
-        int rowLimit = Math.max(limit, 0);
-        // Copies: the read may run later, and its conflict range keeps the ends.
-        KeySelector b = KeyRules.ownWithoutOrEqual(begin);
-        KeySelector en = KeyRules.ownWithoutOrEqual(end);
-        if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
-            return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
-        }
-        noteRead();
-        CompletableFuture<ReadView.Rows> known = fromKnown(snapshot, (view, seen) -> rangeRows(view, b, en, rowLimit, reverse, snapshot, seen));
-        if (known != null) {
-            return known;
-        }
-        return readAtVersion((Long version, WriteMap seen) -> rangeRows(view(version, snapshot, seen), b, en, rowLimit, reverse, snapshot, seen));
-    }
-
-    private ReadView.Rows rangeRows(ReadView view, KeySelector b, KeySelector en, int rowLimit, boolean reverse, boolean snapshot, WriteMap seen) {
-        ReadView.Rows rows = view.range(b, en, rowLimit, reverse);
-        if (view.missed()) {
-            return null; // answered by the store instead
-        }
-        if (!snapshot) {
-            byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
-            TransactionFootprint.addReadConflict(this, range[0], range[1], seen);
-        }
-        return rows;
-    }
-
-    private synchronized void noteRead() {
-        readIssued = true;
+        return handOut(TransactionReads.readRange(this, begin, end, limit, reverse, snapshot));
     }
 
     @Override
@@ -945,7 +535,7 @@ final class EngineTransaction extends TransactionOverloads {
             }
         }
         byte[] mapper = callersMapper.clone(); // fdb-java's JNI call reads the array now
-        return readAtVersion((Long version, WriteMap seen) -> {
+        return TransactionReadVersion.readAtVersion(this, (Long version, WriteMap seen) -> {
             // RYW reads through to NativeAPI (readThrough, Snapshot::True): no own writes.
             ReadView stored = new ReadView(engine.store(), version, null, maxReadKey());
             MappedRangeRead.Result r = MappedRangeRead.read(stored, b, en, mapper, rows, targetBytes, reverse);
@@ -977,67 +567,14 @@ final class EngineTransaction extends TransactionOverloads {
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
         KeyRules.requireArguments(begin, end);
-        return handOut(estimatedRangeSizeNow(begin, end));
-    }
-
-    private CompletableFuture<Long> estimatedRangeSizeNow(byte[] begin, byte[] end) {
-        // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
-        if (ByteKeys.compare(begin, end) > 0) {
-            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
-        }
-        byte[] b = begin.clone();
-        byte[] e = end.clone();
-        return readStatistics(version -> engine.store().estimatedSize(b, e, version));
+        return handOut(TransactionReads.estimatedRangeSize(this, begin, end));
     }
 
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
         KeyRules.requireArguments(begin, end);
-        return handOut(splitPointsNow(begin, end, chunkSize));
-    }
-
-    private CompletableFuture<KeyArrayResult> splitPointsNow(byte[] begin, byte[] end, long chunkSize) {
-        if (ByteKeys.compare(begin, end) > 0) {
-            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
-        }
-        // RYW's getRangeSplitPoints checks both ends against the readable key space.
-        byte[] maxKey;
-        synchronized (this) {
-            maxKey = maxReadKey();
-        }
-        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
-            return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-        }
-        // Neither RYW, NativeAPI nor the storage server checks the chunk size. 0 is answered as
-        // StorageServerMetrics::getSplitPoints answers it (every sampled key after begin).
-        // A negative size sends that function's loop back and forth between the first sampled
-        // keys without end once two of them lie at or before the range's end: no answer to
-        // copy, so the engine refuses it (docs/engine.md, known differences).
-        if (chunkSize < 0) {
-            return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must not be negative"));
-        }
-        byte[] b = begin.clone();
-        byte[] e = end.clone();
-        return readStatistics(version -> SplitPoints.of(engine.store().splitPoints(b, e, chunkSize, version)));
-    }
-
-    /**
-     * Answers a size estimate or split points at the newest published version. FoundationDB
-     * takes these from storage metrics, not at the transaction's read version (NativeAPI
-     * passes the transaction's state only for tenants), so they neither set the read version
-     * nor see the data as of it, and they never grow too old. Pruning keeps the newest
-     * version readable, so no check is needed after the read.
-     */
-    private <T> CompletableFuture<T> readStatistics(LongFunction<T> read) {
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
-        return CompletableFuture.completedFuture(read.apply(engine.pipeline().visibleVersion()));
+        return handOut(TransactionReads.splitPoints(this, begin, end, chunkSize));
     }
 
 
@@ -1293,7 +830,7 @@ final class EngineTransaction extends TransactionOverloads {
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.
         // Not a read that fails the commit: RYW's watch adds a promise it always keeps.
-        p.read = get(key, false, ReadKind.WATCH);
+        p.read = TransactionReads.get(this, key, false, ReadKind.WATCH);
         p.read.whenComplete((value, error) -> watches.onWatchRead(p, value, error));
         return future;
     }
