@@ -475,94 +475,11 @@ final class EngineTransaction extends TransactionOverloads {
         return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode, events);
     }
 
-    /**
-     * One batch of a mapped range read, as RYW's {@code getMappedRange} serves it:
-     * <ol>
-     * <li>the special key space is refused with {@code client_invalid_operation}, before anything
-     *     else; then the checks of every range read (used during commit, reset, keys past the
-     *     readable space, limits);</li>
-     * <li>an inverted range is empty; with {@code read_your_writes_disable} the read is
-     *     {@code unsupported_operation};</li>
-     * <li>the batch is read from the database at the read version, not from the transaction's
-     *     writes ({@link MappedRangeRead});</li>
-     * <li>{@code addConflictRangeAndMustUnmodified}: the primary range the batch depended on, then
-     *     each row's secondary range, is added as a read conflict range — and if one of them meets
-     *     a key or range this transaction wrote, the read fails with
-     *     {@code get_mapped_range_reads_your_writes} (2039), the ranges added before it staying,
-     *     as in RYW.</li>
-     * </ol>
-     * The batch does not count as a read for {@code read_your_writes_disable}: RYW reads it
-     * around its cache.
-     *
-     * @param limit what is left of fdb-java's row limit: 0 none, -1 the native "unlimited"
-     * @param iteration fdb-java's batch count, from 1, which sizes ITERATOR batches
-     */
+    /** One batch of a mapped range read: see {@link TransactionMappedReads#readBatch}. */
     CompletableFuture<MappedRangeRead.Result> readMappedRange(KeySelector begin, KeySelector end, byte[] callersMapper, int limit,
                                                              StreamingMode mode, int iteration, boolean reverse) {
-        return handOut(readMappedRangeNow(begin, end, callersMapper, limit, mode, iteration, reverse));
+        return handOut(TransactionMappedReads.readBatch(this, begin, end, callersMapper, limit, mode, iteration, reverse));
     }
-
-    private CompletableFuture<MappedRangeRead.Result> readMappedRangeNow(KeySelector begin, KeySelector end, byte[] callersMapper,
-                                                                        int limit, StreamingMode mode, int iteration, boolean reverse) {
-        int targetBytes = MappedRangeRead.targetBytes(mode, iteration);
-        int rows = limit == 0 ? RangeIterable.NATIVE_UNLIMITED : limit; // fdb_c: 0 is unlimited
-        KeySelector b;
-        KeySelector en;
-        synchronized (this) {
-            checkOpen();
-            if (inSpecialKeySpace(begin.getKey()) && inSpecialKeySpaceOrAtItsEnd(end.getKey())) {
-                return CompletableFuture.failedFuture(FdbError.CLIENT_INVALID_OPERATION.exception("getMappedRange does not read the special key space"));
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            byte[] maxKey = maxReadKey();
-            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            if (rows < RangeIterable.NATIVE_UNLIMITED) {
-                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
-            }
-            b = KeyRules.ownWithoutOrEqual(begin);
-            en = KeyRules.ownWithoutOrEqual(end);
-            if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
-                return CompletableFuture.completedFuture(MappedRangeRead.Result.EMPTY);
-            }
-            if (options.readYourWritesDisabled) {
-                return CompletableFuture.failedFuture(FdbError.UNSUPPORTED_OPERATION.exception(
-                        "getMappedRange needs read-your-writes (read_your_writes_disable is set)"));
-            }
-        }
-        byte[] mapper = callersMapper.clone(); // fdb-java's JNI call reads the array now
-        return TransactionReadVersion.readAtVersion(this, (Long version, WriteMap seen) -> {
-            // RYW reads through to NativeAPI (readThrough, Snapshot::True): no own writes.
-            ReadView stored = new ReadView(engine.store(), version, null, maxReadKey());
-            MappedRangeRead.Result r = MappedRangeRead.read(stored, b, en, mapper, rows, targetBytes, reverse);
-            // The check runs when the result arrives, against the writes made by then.
-            byte[][] primary = ReadConflicts.ofRange(b, en, r.primary(), reverse, maxReadKey());
-            TransactionFootprint.addUnmodifiedReadConflict(this, primary[0], primary[1]);
-            for (byte[][] secondary : r.secondaryConflicts()) {
-                TransactionFootprint.addUnmodifiedReadConflict(this, secondary[0], secondary[1]);
-            }
-            if (r.pointReads()) {
-                throw FdbError.UNSUPPORTED_OPERATION.exception("getMappedRange with a mapper that does not end in \"{...}\": "
-                        + "FoundationDB 7.3's C binding cannot hand fdb-java the point reads it maps to");
-            }
-            return r;
-        }, ReadKind.MAPPED);
-    }
-
-    /** {@code specialKeys.contains(key)}: {@code [\xff\xff, \xff\xff\xff)}. */
-    private static boolean inSpecialKeySpace(byte[] key) {
-        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) < 0;
-    }
-
-    private static boolean inSpecialKeySpaceOrAtItsEnd(byte[] key) {
-        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) <= 0;
-    }
-
-    private static final byte[] SPECIAL_KEYS_END = {(byte) 0xff, (byte) 0xff, (byte) 0xff};
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
