@@ -505,213 +505,36 @@ final class EngineTransaction extends TransactionOverloads {
         return snapshotView;
     }
 
-    // ---------------------------------------------------------------- writes
+    // ---------------------------------------------------------------- writes (TransactionWrites)
 
     @Override
-    public synchronized void addReadConflictRange(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        // \xff/metadataVersion is readable by anyone, so its single-key range is always accepted.
-        boolean metadataVersion = Arrays.equals(begin, ByteKeys.METADATA_VERSION_KEY) && ByteKeys.isKeyAfter(begin, end);
-        if (ByteKeys.compare(end, maxReadKey()) > 0 && !metadataVersion) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        TransactionFootprint.addExplicitReadConflict(this, begin.clone(), end.clone());
+    public void addReadConflictRange(byte[] begin, byte[] end) {
+        TransactionWrites.addReadConflictRange(this, begin, end);
     }
 
     @Override
-    public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        if (ByteKeys.compare(end, maxWriteKey()) > 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ByteKeys.compare(begin, end) < 0) {
-            TransactionFootprint.recordWriteConflict(this, begin.clone(), end.clone());
-        }
-    }
-
-    /** Validates a written key; defers and returns false when it is not writable. */
-    private boolean writableKey(byte[] key) {
-        FDBException e = KeyRules.writeKeyError(key, maxWriteKey());
-        if (e != null) {
-            defer(e);
-            return false;
-        }
-        return true;
-    }
-
-    /** Consumes {@code next_write_no_write_conflict_range}: true when this write adds its range. */
-    private boolean takeWriteConflictFlag() {
-        boolean add = !options.nextWriteNoWriteConflictRange;
-        options.nextWriteNoWriteConflictRange = false;
-        return add;
+    public void addWriteConflictRange(byte[] begin, byte[] end) {
+        TransactionWrites.addWriteConflictRange(this, begin, end);
     }
 
     @Override
-    public synchronized void set(byte[] callersKey, byte[] callersValue) {
-        KeyRules.requireArguments(callersKey, callersValue);
-        if (SpecialKeySpace.contains(callersKey)) {
-            // RYW set hands special keys over before its used-during-commit check.
-            checkOpen();
-            FDBException e = special.set(callersKey, callersValue);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        if (voidCallBlocked() || !writableKey(callersKey)) {
-            return;
-        }
-        if (callersValue.length > KeyRules.VALUE_SIZE_LIMIT) {
-            defer(FdbError.VALUE_TOO_LARGE.exception());
-            return;
-        }
-        byte[] key = callersKey.clone();
-        byte[] value = callersValue.clone();
-        writesForUpdate().set(key, value);
-        TransactionFootprint.addMutation(this, new Mutation(Mutation.SET_VALUE, key, value));
-        if (takeWriteConflictFlag()) {
-            TransactionFootprint.recordWriteConflictKey(this, key);
-        }
-        watches.trigger(key, value);
+    public void set(byte[] key, byte[] value) {
+        TransactionWrites.set(this, key, value);
     }
 
     @Override
-    public synchronized void clear(byte[] key) {
-        KeyRules.requireArgument(key);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (SpecialKeySpace.contains(key)) {
-            // RYW clear(key): the flag is consumed, then special keys are handed over.
-            takeWriteConflictFlag();
-            FDBException e = special.clear(key);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        // RYW clear(key) has set's range check but neither its metadataVersion rule nor
-        // key_too_large: no key that long exists, so it returns without a mutation (having
-        // consumed next_write_no_write_conflict_range, as every write does first).
-        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ShardMap.isKeyServersKey(key)) {
-            defer(KeyRules.keyServersWriteError());
-            return;
-        }
-        if (key.length > KeyRules.keySizeLimit(key)) {
-            takeWriteConflictFlag();
-            return;
-        }
-        key = key.clone();
-        byte[] end = ByteKeys.keyAfter(key);
-        writesForUpdate().clear(key);
-        clearedRanges = true;
-        TransactionFootprint.addClearOfKey(this, key, end, takeWriteConflictFlag());
-        watches.trigger(key, end, null, true);
+    public void clear(byte[] key) {
+        TransactionWrites.clear(this, key);
     }
 
     @Override
-    public synchronized void clear(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        if (SpecialKeySpace.containsRange(begin, end)) {
-            takeWriteConflictFlag();
-            FDBException e = special.clear(begin, end);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        byte[] maxKey = maxWriteKey();
-        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ShardMap.meetsKeyServers(begin, end)) {
-            defer(KeyRules.keyServersWriteError());
-            return;
-        }
-        if (ByteKeys.compare(begin, end) == 0) {
-            // RYW clear(range) counts the range before finding it empty.
-            TransactionFootprint.countEmptyClear(this, begin, end, takeWriteConflictFlag());
-            return;
-        }
-        begin = begin.clone();
-        end = end.clone();
-        writesForUpdate().clearRange(begin, end);
-        clearedRanges = true;
-        TransactionFootprint.addMutation(this, new Mutation(Mutation.CLEAR_RANGE, begin, end));
-        if (takeWriteConflictFlag()) {
-            TransactionFootprint.recordWriteConflict(this, begin, end);
-        }
-        watches.trigger(begin, end, null, true);
+    public void clear(byte[] begin, byte[] end) {
+        TransactionWrites.clear(this, begin, end);
     }
 
     @Override
-    public synchronized void mutate(MutationType type, byte[] key, byte[] param) {
-        Objects.requireNonNull(type, "type"); // fdb-java calls type.code() first
-        KeyRules.requireArguments(key, param);
-        if (voidCallBlocked()) {
-            return;
-        }
-        int code = type.code();
-        // Checks in the order of RYW atomicOp (see KeyRules.mutationError).
-        FDBException invalid = KeyRules.mutationError(code, key, param, maxWriteKey());
-        if (invalid != null) {
-            defer(invalid);
-            return;
-        }
-        key = key.clone();
-        param = param.clone();
-        boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
-        boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
-        boolean addConflict = takeWriteConflictFlag();
-        if (stampedKey) {
-            // The final key is unknown until commit: reads of where it may land are unreadable,
-            // and there is no write conflict range for it.
-            byte[][] range = KeyRules.possibleStampedKeys(key, readVersion, maxReadKey());
-            writesForUpdate().addUnreadableRange(range[0], range[1]);
-        } else if (stampedValue) {
-            writesForUpdate().setVersionstampedValue(key);
-            if (addConflict) {
-                TransactionFootprint.recordWriteConflict(this, key, ByteKeys.keyAfter(key));
-            }
-        } else {
-            writesForUpdate().atomic(code, key, param);
-            if (addConflict) {
-                TransactionFootprint.recordWriteConflict(this, key, ByteKeys.keyAfter(key));
-            }
-        }
-        TransactionFootprint.addMutation(this, new Mutation(code, key, param));
-        if (!stampedKey) {
-            // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
-            watches.trigger(key, ByteKeys.keyAfter(key), null, false);
-        }
+    public void mutate(MutationType type, byte[] key, byte[] param) {
+        TransactionWrites.mutate(this, type, key, param);
     }
 
     // ---------------------------------------------------------------- watches
