@@ -97,41 +97,41 @@ import java.util.function.Supplier;
  */
 final class EngineTransaction extends TransactionOverloads {
 
-    private enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
+    enum State { ACTIVE, COMMITTING, COMMITTED, FAILED }
 
     final EngineDatabase db;
     final Engine engine;
-    private final Executor executor;
-    private final TxOptions options;
+    final Executor executor;
+    final TxOptions options;
     /** When the first attempt started (nanoTime): the timeout counts from here across retries. */
-    private final long startNanos;
-    private final int retries;
-    private final double backoffMillis;
+    final long startNanos;
+    final int retries;
+    final double backoffMillis;
 
     /**
      * What reads see of this transaction's writes. A read that must wait (for the read
      * version) keeps the map as it was when issued, as RYW's iterator snapshots the write
      * map: the map is then marked shared, and the next write copies it first.
      */
-    private WriteMap writes = new WriteMap();
-    private boolean writesShared;
+    WriteMap writes = new WriteMap();
+    boolean writesShared;
     /** What reads found in the store (RYW's snapshot cache); null until the first such read. */
-    private ReadCache readCache;
-    private final List<Mutation> mutations = new ArrayList<>();
-    private final ConflictRanges readConflicts = new ConflictRanges();
-    private final ConflictRanges writeConflicts = new ConflictRanges();
-    private final TransactionWatches watches;
-    private final List<CompletableFuture<?>> pending = new ArrayList<>(0);
+    ReadCache readCache;
+    final List<Mutation> mutations = new ArrayList<>();
+    final ConflictRanges readConflicts = new ConflictRanges();
+    final ConflictRanges writeConflicts = new ConflictRanges();
+    final TransactionWatches watches;
+    final List<CompletableFuture<?>> pending = new ArrayList<>(0);
     /** The reads a commit waits for, and the read failure it reports (RYW's {@code reading}). */
-    private final OutstandingReads reading = new OutstandingReads();
+    final OutstandingReads reading = new OutstandingReads();
     /** The commit from {@code commit()} until the sequencer has it; null before {@code commit()}. */
-    private CommitFlight commitFlight;
+    CommitFlight commitFlight;
 
-    private long readVersion = -1;
-    private CompletableFuture<Long> readVersionFuture;
+    long readVersion = -1;
+    CompletableFuture<Long> readVersionFuture;
     /** The running commit-size estimate (see {@link CommitSize#worthComputing}): every write and conflict range. */
-    private long mutationBytes;
-    private long conflictBytes;
+    long mutationBytes;
+    long conflictBytes;
     /**
      * What {@code getApproximateSize} answers: RYW's {@code approximateSize}, which counts as
      * {@code ReadYourWrites.actor.cpp} does call by call. It differs from the estimate above:
@@ -139,19 +139,19 @@ final class EngineTransaction extends TransactionOverloads {
      * read-your-writes disabled; an empty {@code clear(begin, end)} counts; reads with
      * read-your-writes disabled leave their conflict ranges to NativeAPI, uncounted.
      */
-    private long approximateSize;
+    long approximateSize;
     /** Whether a read was issued; read_your_writes_disable is refused after one, as after a write. */
-    private boolean readIssued;
+    boolean readIssued;
     /** Whether any clear was issued: only then can the exact commit size exceed the running one. */
-    private boolean clearedRanges;
-    private State state = State.ACTIVE;
-    private FDBException deferred;
+    boolean clearedRanges;
+    State state = State.ACTIVE;
+    FDBException deferred;
     /** Set by cancel or timeout: every later operation fails with it. */
-    private FDBException reset;
-    private boolean closed;
-    private long committedVersion = -1;
-    private CompletableFuture<byte[]> versionstamp;
-    private ScheduledFuture<?> timeoutTask;
+    FDBException reset;
+    boolean closed;
+    long committedVersion = -1;
+    CompletableFuture<byte[]> versionstamp;
+    ScheduledFuture<?> timeoutTask;
     private final SnapshotView snapshotView = new SnapshotView(this);
     /** Reads and writes of {@code \xff\xff/…}, and what they remember (conflicting keys, error message). */
     final TransactionSpecialKeys special = new TransactionSpecialKeys(this);
@@ -204,7 +204,7 @@ final class EngineTransaction extends TransactionOverloads {
         });
     }
 
-    private void armTimeout() {
+    void armTimeout() {
         if (timeoutTask != null) {
             timeoutTask.cancel(false);
             timeoutTask = null;
@@ -222,7 +222,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** Cancel and timeout: fail everything pending and everything to come with {@code error}. */
-    private void abort(FDBException error) {
+    void abort(FDBException error) {
         List<CompletableFuture<?>> toFail;
         synchronized (this) {
             if (reset != null || closed) {
@@ -292,7 +292,7 @@ final class EngineTransaction extends TransactionOverloads {
         }
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new IllegalStateException("Cannot access closed object");
         }
@@ -310,7 +310,7 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** {@link #handOut} of the read version's or the versionstamp's future, which every call that asks shares. */
-    private <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
+    <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f) {
         return db.handOutShared(f, executor);
     }
 
@@ -320,7 +320,7 @@ final class EngineTransaction extends TransactionOverloads {
      * <p>Once commit has been called, every operation is {@code used_during_commit}, even after
      * the commit ended (RYW {@code checkUsedDuringCommit} returns {@code commitStarted}).
      */
-    private FDBException blockingError() {
+    FDBException blockingError() {
         if (state != State.ACTIVE) {
             return usedDuringCommit();
         }
@@ -338,7 +338,7 @@ final class EngineTransaction extends TransactionOverloads {
      * {@code createTransaction} makes, but not again on those {@code onError} hands back: RYW's
      * reset clears every option {@code fdb.options} does not mark persistent.
      */
-    private FDBException usedDuringCommit() {
+    FDBException usedDuringCommit() {
         FDBException e = FdbError.USED_DURING_COMMIT.exception();
         if (!options.usedDuringCommitProtectionDisabled) {
             abort(e);
@@ -347,14 +347,14 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     /** Records the first error of a void call, to surface at the next read, watch or commit. */
-    private void defer(FDBException e) {
+    void defer(FDBException e) {
         if (deferred == null) {
             deferred = e;
         }
     }
 
     /** Like {@link #blockingError()} for void calls: true when the call must be dropped. */
-    private boolean voidCallBlocked() {
+    boolean voidCallBlocked() {
         checkOpen();
         if (state != State.ACTIVE) {
             // Deferred like any void-call error; a reset only without the protection option.
@@ -368,293 +368,37 @@ final class EngineTransaction extends TransactionOverloads {
 
     @Override
     public CompletableFuture<Long> getReadVersion() {
-        return handOutShared(readVersionNow());
-    }
-
-    private synchronized CompletableFuture<Long> readVersionNow() {
-        checkOpen();
-        // RYW getReadVersion checks the reset but not checkUsedDuringCommit: the read version
-        // stays available during and after commit.
-        FDBException e = reset != null ? reset : deferred;
-        if (e != null) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return readVersionFuture();
-    }
-
-    private CompletableFuture<Long> readVersionFuture() {
-        if (readVersionFuture == null) {
-            engine.workload().transactionStarted();
-            long delay = engine.latency().readVersionMicros();
-            if (delay == 0) {
-                readVersion = engine.pipeline().visibleVersion();
-                readVersionFuture = CompletableFuture.completedFuture(readVersion);
-            } else {
-                CompletableFuture<Long> f = new CompletableFuture<>();
-                readVersionFuture = f;
-                pending.add(f);
-                long ticket = reading.start(); // a commit waits for it, as tryCommit for its read version
-                engine.timer().schedule(() -> {
-                    long v = engine.pipeline().visibleVersion();
-                    Runnable next;
-                    synchronized (this) {
-                        if (readVersion < 0) {
-                            readVersion = v;
-                        }
-                        pending.remove(f);
-                        next = reading.finish(ticket, null, false);
-                    }
-                    if (next != null) {
-                        next.run();
-                    }
-                    executor.execute(() -> f.complete(v));
-                }, delay, TimeUnit.MICROSECONDS);
-            }
-        }
-        return readVersionFuture;
+        return handOutShared(TransactionReadVersion.readVersionNow(this));
     }
 
     @Override
-    public synchronized void setReadVersion(long version) {
-        checkOpen();
-        if (readVersionFuture != null) {
-            defer(FdbError.READ_VERSION_ALREADY_SET.exception());
-            return;
-        }
-        if (version <= 0) {
-            defer(FdbError.VERSION_INVALID.exception());
-            return;
-        }
-        readVersion = version;
-        readVersionFuture = CompletableFuture.completedFuture(version);
+    public void setReadVersion(long version) {
+        TransactionReadVersion.setReadVersion(this, version);
     }
 
     // ---------------------------------------------------------------- reads
-
-    /**
-     * Runs a read at the read version: waits for the version if needed, checks that it is
-     * neither too old nor in the future, runs {@code read}, and re-checks the window
-     * afterwards (pruning may have raced the read). Applies read latency. {@code read} gets
-     * the write map as it was when the read was issued, for read-your-writes.
-     */
-    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read) {
-        return readAtVersion(read, ReadKind.READ);
-    }
-
-    /**
-     * {@link #readAtVersion(BiFunction)} of a read of the given kind: what it counts for in RYW
-     * (a watch's and a mapped range's reads differ from the others; see {@link ReadKind}).
-     */
-    private <T> CompletableFuture<T> readAtVersion(BiFunction<Long, WriteMap, T> read, ReadKind kind) {
-        CompletableFuture<T> result;
-        WriteMap seen;
-        long ticket;
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (kind.marksRead) {
-                readIssued = true;
-            }
-            CompletableFuture<Long> rv = readVersionFuture();
-            if (rv.isDone() && engine.latency().readMicros() == 0) {
-                WriteMap now = writes;
-                try {
-                    return CompletableFuture.completedFuture(readAt(rv.join(), version -> read.apply(version, now)));
-                } catch (FDBException ex) {
-                    return failedRead(ex, kind);
-                }
-            }
-            // The read may run after later writes: keep the map as it is now.
-            seen = writes;
-            writesShared = true;
-            result = new CompletableFuture<>();
-            pending.add(result);
-            ticket = reading.start();
-        }
-        readVersionFuture.whenComplete((version, err) -> {
-            if (err != null) {
-                finishPending(result, null, unwrap(err), ticket, kind);
-                return;
-            }
-            T value = null;
-            FDBException failure = null;
-            FDBException resetError;
-            synchronized (this) {
-                // Only a reset stops a read already issued: a commit called meanwhile waits
-                // for it (RYW commit waits for ryw->reading), and later void-call errors
-                // concern later calls.
-                resetError = reset;
-                if (resetError == null) {
-                    try {
-                        value = readAt(version, v -> read.apply(v, seen));
-                    } catch (FDBException ex) {
-                        failure = ex;
-                    }
-                }
-            }
-            if (resetError != null) {
-                finishPending(result, null, resetError, ticket, kind);
-                return;
-            }
-            // An answer or an error (transaction_too_old, future_version come from the storage
-            // server), it arrives after the read's latency.
-            T answer = value;
-            FDBException error = failure;
-            long delay = engine.latency().readMicros();
-            if (delay == 0) {
-                finishPending(result, answer, error, ticket, kind);
-            } else {
-                engine.timer().schedule(() -> finishPending(result, answer, error, ticket, kind), delay, TimeUnit.MICROSECONDS);
-            }
-        });
-        return result;
-    }
-
-    /** A read that failed as it was issued: its error is kept for the commit (RYW {@code reading}). */
-    private <T> CompletableFuture<T> failedRead(FDBException e, ReadKind kind) {
-        if (kind.failsCommit) {
-            reading.failedAtOnce(e);
-        }
-        return CompletableFuture.failedFuture(e);
-    }
-
-    /**
-     * Ends a read started by {@link #readAtVersion}: tells a waiting commit first (the read has
-     * ended even if its future was cancelled or already failed by a reset), then completes the
-     * future unless a reset already failed it.
-     */
-    private <T> void finishPending(CompletableFuture<T> f, T value, Throwable error, long ticket, ReadKind kind) {
-        Runnable next;
-        boolean ours;
-        synchronized (this) {
-            next = reading.finish(ticket, error, kind.failsCommit);
-            ours = pending.remove(f);
-        }
-        if (next != null) {
-            next.run();
-        }
-        if (!ours) {
-            return; // already failed by cancel or timeout
-        }
-        executor.execute(() -> {
-            if (error != null) {
-                f.completeExceptionally(error);
-            } else {
-                f.complete(value);
-            }
-        });
-    }
-
-    private <T> T readAt(long version, Function<Long, T> read) {
-        checkReadVersion(version);
-        T value = read.apply(version);
-        checkStillReadable(version);
-        return value;
-    }
-
-    /** Before a read at {@code version}: neither older than the MVCC window nor newer than what is published. */
-    private void checkReadVersion(long version) {
-        if (version == 0) {
-            // DatabaseContext::validateVersion: only initialize_new_database gives version 0,
-            // and no read may use it.
-            throw FdbError.CLIENT_INVALID_OPERATION.exception("cannot read at version 0 (initialize_new_database)");
-        }
-        long now = engine.clock().currentVersion();
-        if (version < now - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS) {
-            throw FdbError.TRANSACTION_TOO_OLD.exception();
-        }
-        if (version > engine.pipeline().visibleVersion()) {
-            throw FdbError.FUTURE_VERSION.exception();
-        }
-    }
-
-    /** After a read at {@code version}: pruning may have raced it, and then what it saw is not to be trusted. */
-    private void checkStillReadable(long version) {
-        if (version < engine.store().oldestReadableVersion()) {
-            throw FdbError.TRANSACTION_TOO_OLD.exception();
-        }
-    }
 
     byte[] maxReadKey() {
         return KeyRules.maxReadKey(options);
     }
 
-    private byte[] maxWriteKey() {
+    byte[] maxWriteKey() {
         return KeyRules.maxWriteKey(options);
     }
 
-    /**
-     * The view a read of the store sees: own writes ({@code seen}) unless RYW is off (or off
-     * for snapshot reads); what it finds goes to the read cache unless RYW is off.
-     */
-    private ReadView view(long version, boolean snapshot, WriteMap seen) {
-        engine.workload().read();
-        boolean system = options.readSystemKeys || options.accessSystemKeys;
-        return ReadView.ofStore(engine.store(), version, rywFor(snapshot) ? seen : null, maxReadKey(),
-                rywActive() ? readCache() : null, system ? engine.shards() : null);
-    }
-
-    private boolean rywFor(boolean snapshot) {
+    boolean rywFor(boolean snapshot) {
         return !options.readYourWritesDisabled && !(snapshot && options.snapshotRywEnabled <= 0);
     }
 
-    private ReadCache readCache() {
+    ReadCache readCache() {
         if (readCache == null) {
             readCache = new ReadCache();
         }
         return readCache;
     }
 
-    /**
-     * The value of {@code key} from what this transaction already knows — own writes over the
-     * read cache, as RYW's iterator lays its write map over its snapshot cache — or null when
-     * the store must answer. With read-your-writes disabled there is no cache: RYW hands every
-     * read to NativeAPI ({@code readWithConflictRangeThrough}). A miss allocates nothing: most
-     * point reads miss.
-     */
-    private ReadView.Point knownPoint(byte[] key, boolean snapshot) {
-        if (!rywActive()) {
-            return null;
-        }
-        WriteMap seen = rywFor(snapshot) ? writes : null;
-        if (seen == null || seen.isEmpty()) {
-            byte[] v = readCache == null ? ReadCache.UNKNOWN : readCache.get(key);
-            return v == ReadCache.UNKNOWN ? null : new ReadView.Point(v, true);
-        }
-        return ReadView.ofCache(readCache(), seen, maxReadKey()).get(key);
-    }
-
-    /**
-     * Runs {@code read} on what this transaction knows (own writes over the read cache); null
-     * when the answer needs the store. An answer from there needs no read version and never touches
-     * the store, so it cannot fail with {@code transaction_too_old}; its conflict ranges are
-     * those of any read ({@code read} records them, from the writes it is given).
-     */
-    private synchronized <T> CompletableFuture<T> fromKnown(boolean snapshot, BiFunction<ReadView, WriteMap, T> read) {
-        FDBException e = blockingError();
-        if (e != null) {
-            return CompletableFuture.failedFuture(e);
-        }
-        if (!rywActive()) {
-            return null;
-        }
-        // Tried even when nothing is known yet: a selector or range that looks at no key at
-        // all (firstGreaterThan(\xff), a range from \xff) is answered without the store.
-        ReadView known = ReadView.ofCache(readCache(), rywFor(snapshot) ? writes : null, maxReadKey());
-        try {
-            T result = read.apply(known, writes);
-            return known.missed() ? null : CompletableFuture.completedFuture(result);
-        } catch (FDBException ex) {
-            // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
-            return failedRead(ex, ReadKind.READ);
-        }
-    }
-
     /** The write map, ready to change: copied first if a waiting read still holds it. */
-    private WriteMap writesForUpdate() {
+    WriteMap writesForUpdate() {
         if (writesShared) {
             writes = writes.copy();
             writesShared = false;
@@ -662,119 +406,16 @@ final class EngineTransaction extends TransactionOverloads {
         return writes;
     }
 
-    private boolean rywActive() {
+    boolean rywActive() {
         return !options.readYourWritesDisabled;
     }
 
     CompletableFuture<byte[]> get(byte[] key, boolean snapshot) {
-        return handOut(get(key, snapshot, ReadKind.READ));
-    }
-
-    /** {@code kind}: {@link ReadKind#WATCH} for a watch's read, which a commit waits for but does not fail by. */
-    private CompletableFuture<byte[]> get(byte[] key, boolean snapshot, ReadKind kind) {
-        KeyRules.requireArgument(key);
-        synchronized (this) {
-            checkOpen();
-            if (SpecialKeySpace.contains(key)) {
-                // ThreadSafeTransaction checks the deferred error; then RYW answers special keys
-                // before any check of its own (used during commit, reset, key range).
-                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.get(key);
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (ByteKeys.compare(key, maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            if (key.length > KeyRules.keySizeLimit(key)) {
-                // No stored key is that long: FoundationDB answers "absent" without reading.
-                return CompletableFuture.completedFuture(null);
-            }
-            readIssued = true; // as noteRead(), without taking the lock again
-            // The read cache and a serializable read's conflict range keep the key: a copy of its own.
-            byte[] own = snapshot && !rywActive() ? key : key.clone();
-            try {
-                ReadView.Point p = knownPoint(own, snapshot);
-                if (p != null) {
-                    if (!snapshot && p.readStorage()) {
-                        addReadConflictKey(own, writes);
-                    }
-                    return CompletableFuture.completedFuture(p.value() == null ? null : p.value().clone());
-                }
-            } catch (FDBException ex) {
-                // Raised inside RYW's read (accessed_unreadable): a failed read, as from the store.
-                return failedRead(ex, kind);
-            }
-            CompletableFuture<Long> rv = readVersionFuture();
-            if (rv.isDone() && engine.latency().readMicros() == 0) {
-                // readAtVersion's immediate path, without a lambda or a boxed version per read
-                long version = rv.join();
-                try {
-                    checkReadVersion(version);
-                    byte[] value = readKey(version, own, snapshot, writes);
-                    checkStillReadable(version);
-                    return CompletableFuture.completedFuture(value == null ? null : value.clone());
-                } catch (FDBException ex) {
-                    return failedRead(ex, kind);
-                }
-            }
-        }
-        byte[] own = key.clone(); // read later, when the version is known
-        return readAtVersion((Long version, WriteMap seen) -> {
-            byte[] value = readKey(version, own, snapshot, seen);
-            return value == null ? null : value.clone();
-        }, kind);
-    }
-
-    /**
-     * The value of {@code key} at {@code version} as this transaction sees it (the stored array:
-     * callers copy it for the caller), recording the read's conflict; {@code key} is kept, so
-     * it must not be the caller's array.
-     */
-    private byte[] readKey(long version, byte[] key, boolean snapshot, WriteMap seen) {
-        ReadView.Point p = view(version, snapshot, seen).get(key);
-        if (!snapshot && p.readStorage()) {
-            addReadConflictKey(key, seen);
-        }
-        return p.value();
+        return handOut(TransactionReads.get(this, key, snapshot, ReadKind.READ));
     }
 
     CompletableFuture<byte[]> getKey(KeySelector selector, boolean snapshot) {
-        return handOut(getKeyNow(selector, snapshot));
-    }
-
-    private CompletableFuture<byte[]> getKeyNow(KeySelector callersSelector, boolean snapshot) {
-        Objects.requireNonNull(callersSelector, "selector");
-        KeySelector selector = KeyRules.ownCopy(callersSelector);
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            if (ByteKeys.compare(selector.getKey(), maxReadKey()) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-        }
-        noteRead();
-        CompletableFuture<byte[]> known = fromKnown(snapshot, (view, seen) -> resolveKey(view, selector, snapshot, seen));
-        if (known != null) {
-            return known;
-        }
-        return readAtVersion((Long version, WriteMap seen) -> resolveKey(view(version, snapshot, seen), selector, snapshot, seen));
-    }
-
-    private byte[] resolveKey(ReadView view, KeySelector selector, boolean snapshot, WriteMap seen) {
-        byte[] result = view.resolve(selector).key();
-        if (view.missed()) {
-            return null; // answered by the store instead
-        }
-        if (!snapshot) {
-            byte[][] range = ReadConflicts.ofGetKey(selector, result);
-            addReadConflictInternal(range[0], range[1], seen);
-        }
-        return result.clone(); // may be a stored key, or the shared maximum key
+        return handOut(TransactionReads.getKey(this, selector, snapshot));
     }
 
     /**
@@ -783,117 +424,7 @@ final class EngineTransaction extends TransactionOverloads {
      * depended on ({@code addConflictRange} for forward and reverse reads).
      */
     CompletableFuture<ReadView.Rows> readRange(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
-        return handOut(readRangeNow(begin, end, limit, reverse, snapshot));
-    }
-
-    private CompletableFuture<ReadView.Rows> readRangeNow(KeySelector begin, KeySelector end, int limit, boolean reverse, boolean snapshot) {
-        synchronized (this) {
-            checkOpen();
-            if (SpecialKeySpace.isSpecialRange(begin.getKey(), end.getKey())) {
-                // As get: only an earlier void call's error comes first.
-                return deferred != null ? CompletableFuture.failedFuture(deferred) : special.getRange(begin, end, limit, reverse);
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            byte[] maxKey = maxReadKey();
-            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            // -1 is the native client's ROW_LIMIT_UNLIMITED; anything lower is invalid.
-            if (limit < RangeIterable.NATIVE_UNLIMITED) {
-                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
-            }
-        }
-        int rowLimit = Math.max(limit, 0);
-        // Copies: the read may run later, and its conflict range keeps the ends.
-        KeySelector b = KeyRules.ownWithoutOrEqual(begin);
-        KeySelector en = KeyRules.ownWithoutOrEqual(end);
-        if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
-            return CompletableFuture.completedFuture(new ReadView.Rows(List.of(), false, false, false));
-        }
-        noteRead();
-        CompletableFuture<ReadView.Rows> known = fromKnown(snapshot, (view, seen) -> rangeRows(view, b, en, rowLimit, reverse, snapshot, seen));
-        if (known != null) {
-            return known;
-        }
-        return readAtVersion((Long version, WriteMap seen) -> rangeRows(view(version, snapshot, seen), b, en, rowLimit, reverse, snapshot, seen));
-    }
-
-    private ReadView.Rows rangeRows(ReadView view, KeySelector b, KeySelector en, int rowLimit, boolean reverse, boolean snapshot, WriteMap seen) {
-        ReadView.Rows rows = view.range(b, en, rowLimit, reverse);
-        if (view.missed()) {
-            return null; // answered by the store instead
-        }
-        if (!snapshot) {
-            byte[][] range = ReadConflicts.ofRange(b, en, rows, reverse, maxReadKey());
-            addReadConflictInternal(range[0], range[1], seen);
-        }
-        return rows;
-    }
-
-    private synchronized void noteRead() {
-        readIssued = true;
-    }
-
-    /** Adds the parts of {@code [begin, end)} not answered wholly by own writes. */
-    private void addReadConflictInternal(byte[] begin, byte[] end) {
-        addReadConflictInternal(begin, end, writes);
-    }
-
-    /** Adds the parts of {@code [begin, end)} not answered wholly by the writes in {@code seen}. */
-    private synchronized void addReadConflictInternal(byte[] begin, byte[] end, WriteMap seen) {
-        if (ByteKeys.compare(begin, end) >= 0) {
-            return;
-        }
-        if (rywActive()) {
-            seen.forEachUnknownPart(begin, end, this::recordReadConflict);
-        } else {
-            recordReadConflict(begin, end);
-        }
-    }
-
-    /**
-     * {@link #addReadConflictInternal} of {@code [key, key\x00)}, the range of a point read:
-     * with no own writes to subtract, recorded as the key alone. Called with this
-     * transaction's lock held (reads run under it), so it does not take it again.
-     */
-    private void addReadConflictKey(byte[] key, WriteMap seen) {
-        assert Thread.holdsLock(this);
-        if (rywActive() && !seen.isEmpty()) {
-            seen.forEachUnknownPart(key, ByteKeys.keyAfter(key), this::recordReadConflict);
-        } else {
-            readConflicts.addKey(key);
-            conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-            if (rywActive()) {
-                approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-            }
-        }
-    }
-
-    /**
-     * Records a read conflict range; RYW counts it in its approximate size only when it keeps it
-     * itself, that is with read-your-writes on (an explicit range with it off is counted by the caller).
-     */
-    private void recordReadConflict(byte[] begin, byte[] end) {
-        readConflicts.add(begin, end);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        if (rywActive()) {
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
-    }
-
-    private void recordWriteConflict(byte[] begin, byte[] end) {
-        writeConflicts.add(begin, end);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-    }
-
-    private void recordWriteConflictKey(byte[] key) {
-        writeConflicts.addKey(key);
-        conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
-        approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+        return handOut(TransactionReads.readRange(this, begin, end, limit, reverse, snapshot));
     }
 
     @Override
@@ -944,182 +475,23 @@ final class EngineTransaction extends TransactionOverloads {
         return RangeIterable.mapped(this, begin, end, mapper, limit, reverse, mode, events);
     }
 
-    /**
-     * One batch of a mapped range read, as RYW's {@code getMappedRange} serves it:
-     * <ol>
-     * <li>the special key space is refused with {@code client_invalid_operation}, before anything
-     *     else; then the checks of every range read (used during commit, reset, keys past the
-     *     readable space, limits);</li>
-     * <li>an inverted range is empty; with {@code read_your_writes_disable} the read is
-     *     {@code unsupported_operation};</li>
-     * <li>the batch is read from the database at the read version, not from the transaction's
-     *     writes ({@link MappedRangeRead});</li>
-     * <li>{@code addConflictRangeAndMustUnmodified}: the primary range the batch depended on, then
-     *     each row's secondary range, is added as a read conflict range — and if one of them meets
-     *     a key or range this transaction wrote, the read fails with
-     *     {@code get_mapped_range_reads_your_writes} (2039), the ranges added before it staying,
-     *     as in RYW.</li>
-     * </ol>
-     * The batch does not count as a read for {@code read_your_writes_disable}: RYW reads it
-     * around its cache.
-     *
-     * @param limit what is left of fdb-java's row limit: 0 none, -1 the native "unlimited"
-     * @param iteration fdb-java's batch count, from 1, which sizes ITERATOR batches
-     */
+    /** One batch of a mapped range read: see {@link TransactionMappedReads#readBatch}. */
     CompletableFuture<MappedRangeRead.Result> readMappedRange(KeySelector begin, KeySelector end, byte[] callersMapper, int limit,
                                                              StreamingMode mode, int iteration, boolean reverse) {
-        return handOut(readMappedRangeNow(begin, end, callersMapper, limit, mode, iteration, reverse));
-    }
-
-    private CompletableFuture<MappedRangeRead.Result> readMappedRangeNow(KeySelector begin, KeySelector end, byte[] callersMapper,
-                                                                        int limit, StreamingMode mode, int iteration, boolean reverse) {
-        int targetBytes = MappedRangeRead.targetBytes(mode, iteration);
-        int rows = limit == 0 ? RangeIterable.NATIVE_UNLIMITED : limit; // fdb_c: 0 is unlimited
-        KeySelector b;
-        KeySelector en;
-        synchronized (this) {
-            checkOpen();
-            if (inSpecialKeySpace(begin.getKey()) && inSpecialKeySpaceOrAtItsEnd(end.getKey())) {
-                return CompletableFuture.failedFuture(FdbError.CLIENT_INVALID_OPERATION.exception("getMappedRange does not read the special key space"));
-            }
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-            byte[] maxKey = maxReadKey();
-            if (ByteKeys.compare(begin.getKey(), maxKey) > 0 || ByteKeys.compare(end.getKey(), maxKey) > 0) {
-                return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            }
-            if (rows < RangeIterable.NATIVE_UNLIMITED) {
-                return CompletableFuture.failedFuture(FdbError.RANGE_LIMITS_INVALID.exception());
-            }
-            b = KeyRules.ownWithoutOrEqual(begin);
-            en = KeyRules.ownWithoutOrEqual(end);
-            if (b.getOffset() >= en.getOffset() && ByteKeys.compare(b.getKey(), en.getKey()) >= 0) {
-                return CompletableFuture.completedFuture(MappedRangeRead.Result.EMPTY);
-            }
-            if (options.readYourWritesDisabled) {
-                return CompletableFuture.failedFuture(FdbError.UNSUPPORTED_OPERATION.exception(
-                        "getMappedRange needs read-your-writes (read_your_writes_disable is set)"));
-            }
-        }
-        byte[] mapper = callersMapper.clone(); // fdb-java's JNI call reads the array now
-        return readAtVersion((Long version, WriteMap seen) -> {
-            // RYW reads through to NativeAPI (readThrough, Snapshot::True): no own writes.
-            ReadView stored = new ReadView(engine.store(), version, null, maxReadKey());
-            MappedRangeRead.Result r = MappedRangeRead.read(stored, b, en, mapper, rows, targetBytes, reverse);
-            // The check runs when the result arrives, against the writes made by then.
-            byte[][] primary = ReadConflicts.ofRange(b, en, r.primary(), reverse, maxReadKey());
-            addUnmodifiedReadConflict(primary[0], primary[1]);
-            for (byte[][] secondary : r.secondaryConflicts()) {
-                addUnmodifiedReadConflict(secondary[0], secondary[1]);
-            }
-            if (r.pointReads()) {
-                throw FdbError.UNSUPPORTED_OPERATION.exception("getMappedRange with a mapper that does not end in \"{...}\": "
-                        + "FoundationDB 7.3's C binding cannot hand fdb-java the point reads it maps to");
-            }
-            return r;
-        }, ReadKind.MAPPED);
-    }
-
-    /** {@code specialKeys.contains(key)}: {@code [\xff\xff, \xff\xff\xff)}. */
-    private static boolean inSpecialKeySpace(byte[] key) {
-        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) < 0;
-    }
-
-    private static boolean inSpecialKeySpaceOrAtItsEnd(byte[] key) {
-        return ByteKeys.compare(key, ByteKeys.SYSTEM_END) >= 0 && ByteKeys.compare(key, SPECIAL_KEYS_END) <= 0;
-    }
-
-    private static final byte[] SPECIAL_KEYS_END = {(byte) 0xff, (byte) 0xff, (byte) 0xff};
-
-    /**
-     * RYW's {@code updateConflictMap<mustUnmodified = true>} of {@code [begin, end)}: the range is
-     * added as a read conflict range unless it meets this transaction's writes; if it does, the
-     * part before the first write is added (RYW counting the whole range's size in its
-     * approximate size, as it does for each piece) and the read fails with 2039.
-     */
-    private void addUnmodifiedReadConflict(byte[] begin, byte[] end) {
-        assert Thread.holdsLock(this);
-        byte[] written = writes.firstWriteIn(begin, end);
-        if (written == null) {
-            if (ByteKeys.compare(begin, end) < 0) {
-                recordReadConflict(begin, end);
-            }
-            return;
-        }
-        if (ByteKeys.compare(begin, written) < 0) {
-            readConflicts.add(begin, written);
-            conflictBytes += CommitSize.RANGE_OVERHEAD + begin.length + written.length;
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
-        throw FdbError.GET_MAPPED_RANGE_READS_YOUR_WRITES.exception();
+        return handOut(TransactionMappedReads.readBatch(this, begin, end, callersMapper, limit, mode, iteration, reverse));
     }
 
     @Override
     public CompletableFuture<Long> getEstimatedRangeSizeBytes(byte[] begin, byte[] end) {
         KeyRules.requireArguments(begin, end);
-        return handOut(estimatedRangeSizeNow(begin, end));
-    }
-
-    private CompletableFuture<Long> estimatedRangeSizeNow(byte[] begin, byte[] end) {
-        // The C client builds a KeyRangeRef from the two keys, which refuses an inverted range.
-        if (ByteKeys.compare(begin, end) > 0) {
-            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
-        }
-        byte[] b = begin.clone();
-        byte[] e = end.clone();
-        return readStatistics(version -> engine.store().estimatedSize(b, e, version));
+        return handOut(TransactionReads.estimatedRangeSize(this, begin, end));
     }
 
 
     @Override
     public CompletableFuture<KeyArrayResult> getRangeSplitPoints(byte[] begin, byte[] end, long chunkSize) {
         KeyRules.requireArguments(begin, end);
-        return handOut(splitPointsNow(begin, end, chunkSize));
-    }
-
-    private CompletableFuture<KeyArrayResult> splitPointsNow(byte[] begin, byte[] end, long chunkSize) {
-        if (ByteKeys.compare(begin, end) > 0) {
-            return CompletableFuture.failedFuture(FdbError.INVERTED_RANGE.exception());
-        }
-        // RYW's getRangeSplitPoints checks both ends against the readable key space.
-        byte[] maxKey;
-        synchronized (this) {
-            maxKey = maxReadKey();
-        }
-        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
-            return CompletableFuture.failedFuture(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-        }
-        // Neither RYW, NativeAPI nor the storage server checks the chunk size. 0 is answered as
-        // StorageServerMetrics::getSplitPoints answers it (every sampled key after begin).
-        // A negative size sends that function's loop back and forth between the first sampled
-        // keys without end once two of them lie at or before the range's end: no answer to
-        // copy, so the engine refuses it (docs/engine.md, known differences).
-        if (chunkSize < 0) {
-            return CompletableFuture.failedFuture(FdbError.INVALID_OPTION_VALUE.exception("chunk size must not be negative"));
-        }
-        byte[] b = begin.clone();
-        byte[] e = end.clone();
-        return readStatistics(version -> SplitPoints.of(engine.store().splitPoints(b, e, chunkSize, version)));
-    }
-
-    /**
-     * Answers a size estimate or split points at the newest published version. FoundationDB
-     * takes these from storage metrics, not at the transaction's read version (NativeAPI
-     * passes the transaction's state only for tenants), so they neither set the read version
-     * nor see the data as of it, and they never grow too old. Pruning keeps the newest
-     * version readable, so no check is needed after the read.
-     */
-    private <T> CompletableFuture<T> readStatistics(LongFunction<T> read) {
-        synchronized (this) {
-            checkOpen();
-            FDBException e = blockingError();
-            if (e != null) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
-        return CompletableFuture.completedFuture(read.apply(engine.pipeline().visibleVersion()));
+        return handOut(TransactionReads.splitPoints(this, begin, end, chunkSize));
     }
 
 
@@ -1133,239 +505,36 @@ final class EngineTransaction extends TransactionOverloads {
         return snapshotView;
     }
 
-    // ---------------------------------------------------------------- writes
+    // ---------------------------------------------------------------- writes (TransactionWrites)
 
     @Override
-    public synchronized void addReadConflictRange(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        // \xff/metadataVersion is readable by anyone, so its single-key range is always accepted.
-        boolean metadataVersion = Arrays.equals(begin, ByteKeys.METADATA_VERSION_KEY) && ByteKeys.isKeyAfter(begin, end);
-        if (ByteKeys.compare(end, maxReadKey()) > 0 && !metadataVersion) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        // As RYW's addReadConflictRange: the parts own writes already answer are left out.
-        addReadConflictInternal(begin.clone(), end.clone());
-        if (!rywActive() && ByteKeys.compare(begin, end) < 0) {
-            // Reads with read-your-writes disabled are not counted, but this explicit range is.
-            approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
-        }
+    public void addReadConflictRange(byte[] begin, byte[] end) {
+        TransactionWrites.addReadConflictRange(this, begin, end);
     }
 
     @Override
-    public synchronized void addWriteConflictRange(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        if (ByteKeys.compare(end, maxWriteKey()) > 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ByteKeys.compare(begin, end) < 0) {
-            recordWriteConflict(begin.clone(), end.clone());
-        }
-    }
-
-    /** Validates a written key; defers and returns false when it is not writable. */
-    private boolean writableKey(byte[] key) {
-        FDBException e = KeyRules.writeKeyError(key, maxWriteKey());
-        if (e != null) {
-            defer(e);
-            return false;
-        }
-        return true;
-    }
-
-    /** Consumes {@code next_write_no_write_conflict_range}: true when this write adds its range. */
-    private boolean takeWriteConflictFlag() {
-        boolean add = !options.nextWriteNoWriteConflictRange;
-        options.nextWriteNoWriteConflictRange = false;
-        return add;
+    public void addWriteConflictRange(byte[] begin, byte[] end) {
+        TransactionWrites.addWriteConflictRange(this, begin, end);
     }
 
     @Override
-    public synchronized void set(byte[] callersKey, byte[] callersValue) {
-        KeyRules.requireArguments(callersKey, callersValue);
-        if (SpecialKeySpace.contains(callersKey)) {
-            // RYW set hands special keys over before its used-during-commit check.
-            checkOpen();
-            FDBException e = special.set(callersKey, callersValue);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        if (voidCallBlocked() || !writableKey(callersKey)) {
-            return;
-        }
-        if (callersValue.length > KeyRules.VALUE_SIZE_LIMIT) {
-            defer(FdbError.VALUE_TOO_LARGE.exception());
-            return;
-        }
-        byte[] key = callersKey.clone();
-        byte[] value = callersValue.clone();
-        writesForUpdate().set(key, value);
-        addMutation(new Mutation(Mutation.SET_VALUE, key, value));
-        if (takeWriteConflictFlag()) {
-            recordWriteConflictKey(key);
-        }
-        watches.trigger(key, value);
+    public void set(byte[] key, byte[] value) {
+        TransactionWrites.set(this, key, value);
     }
 
     @Override
-    public synchronized void clear(byte[] key) {
-        KeyRules.requireArgument(key);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (SpecialKeySpace.contains(key)) {
-            // RYW clear(key): the flag is consumed, then special keys are handed over.
-            takeWriteConflictFlag();
-            FDBException e = special.clear(key);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        // RYW clear(key) has set's range check but neither its metadataVersion rule nor
-        // key_too_large: no key that long exists, so it returns without a mutation (having
-        // consumed next_write_no_write_conflict_range, as every write does first).
-        if (ByteKeys.compare(key, maxWriteKey()) >= 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ShardMap.isKeyServersKey(key)) {
-            defer(KeyRules.keyServersWriteError());
-            return;
-        }
-        if (key.length > KeyRules.keySizeLimit(key)) {
-            takeWriteConflictFlag();
-            return;
-        }
-        key = key.clone();
-        byte[] end = ByteKeys.keyAfter(key);
-        writesForUpdate().clear(key);
-        clearedRanges = true;
-        long reported = approximateSize;
-        addMutation(new Mutation(Mutation.CLEAR_RANGE, key, end));
-        boolean conflict = takeWriteConflictFlag();
-        if (conflict) {
-            recordWriteConflict(key, end);
-        }
-        // RYW clear(key) adds sizeof(KeyRangeRef), not sizeof(MutationRef), for the mutation of
-        // [key, key\x00); with read_your_writes_disable it hands the clear to NativeAPI first and
-        // adds nothing.
-        long range = 2L * key.length + 1;
-        approximateSize = reported + (rywActive()
-                ? CommitSize.RANGE_OVERHEAD + range + (conflict ? CommitSize.RANGE_OVERHEAD + range : 0)
-                : 0);
-        watches.trigger(key, end, null, true);
+    public void clear(byte[] key) {
+        TransactionWrites.clear(this, key);
     }
 
     @Override
-    public synchronized void clear(byte[] begin, byte[] end) {
-        KeyRules.requireArguments(begin, end);
-        if (voidCallBlocked()) {
-            return;
-        }
-        if (ByteKeys.compare(begin, end) > 0) {
-            defer(FdbError.INVERTED_RANGE.exception());
-            return;
-        }
-        if (SpecialKeySpace.containsRange(begin, end)) {
-            takeWriteConflictFlag();
-            FDBException e = special.clear(begin, end);
-            if (e != null) {
-                defer(e);
-            }
-            return;
-        }
-        byte[] maxKey = maxWriteKey();
-        if (ByteKeys.compare(begin, maxKey) > 0 || ByteKeys.compare(end, maxKey) > 0) {
-            defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
-            return;
-        }
-        if (ShardMap.meetsKeyServers(begin, end)) {
-            defer(KeyRules.keyServersWriteError());
-            return;
-        }
-        if (ByteKeys.compare(begin, end) == 0) {
-            // RYW clear(range) counts the range before finding it empty.
-            long range = begin.length + end.length;
-            approximateSize += range + CommitSize.MUTATION_OVERHEAD
-                    + (takeWriteConflictFlag() ? CommitSize.RANGE_OVERHEAD + range : 0);
-            return;
-        }
-        begin = begin.clone();
-        end = end.clone();
-        writesForUpdate().clearRange(begin, end);
-        clearedRanges = true;
-        addMutation(new Mutation(Mutation.CLEAR_RANGE, begin, end));
-        if (takeWriteConflictFlag()) {
-            recordWriteConflict(begin, end);
-        }
-        watches.trigger(begin, end, null, true);
+    public void clear(byte[] begin, byte[] end) {
+        TransactionWrites.clear(this, begin, end);
     }
 
     @Override
-    public synchronized void mutate(MutationType type, byte[] key, byte[] param) {
-        Objects.requireNonNull(type, "type"); // fdb-java calls type.code() first
-        KeyRules.requireArguments(key, param);
-        if (voidCallBlocked()) {
-            return;
-        }
-        int code = type.code();
-        // Checks in the order of RYW atomicOp (see KeyRules.mutationError).
-        FDBException invalid = KeyRules.mutationError(code, key, param, maxWriteKey());
-        if (invalid != null) {
-            defer(invalid);
-            return;
-        }
-        key = key.clone();
-        param = param.clone();
-        boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
-        boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
-        boolean addConflict = takeWriteConflictFlag();
-        if (stampedKey) {
-            // The final key is unknown until commit: reads of where it may land are unreadable,
-            // and there is no write conflict range for it.
-            byte[][] range = KeyRules.possibleStampedKeys(key, readVersion, maxReadKey());
-            writesForUpdate().addUnreadableRange(range[0], range[1]);
-        } else if (stampedValue) {
-            writesForUpdate().setVersionstampedValue(key);
-            if (addConflict) {
-                recordWriteConflict(key, ByteKeys.keyAfter(key));
-            }
-        } else {
-            writesForUpdate().atomic(code, key, param);
-            if (addConflict) {
-                recordWriteConflict(key, ByteKeys.keyAfter(key));
-            }
-        }
-        addMutation(new Mutation(code, key, param));
-        if (!stampedKey) {
-            // The result is known only at commit, so a watch of the key fires (RYW atomicOp).
-            watches.trigger(key, ByteKeys.keyAfter(key), null, false);
-        }
-    }
-
-    /** Records a write; the running size counts it as RYW's approximateSize does, overhead included. */
-    private void addMutation(Mutation m) {
-        mutations.add(m);
-        mutationBytes += CommitSize.MUTATION_OVERHEAD + m.size();
-        approximateSize += CommitSize.MUTATION_OVERHEAD + m.size();
+    public void mutate(MutationType type, byte[] key, byte[] param) {
+        TransactionWrites.mutate(this, type, key, param);
     }
 
     // ---------------------------------------------------------------- watches
@@ -1401,7 +570,7 @@ final class EngineTransaction extends TransactionOverloads {
         // RYWImpl::watch reads the key as a serializable read (Snapshot::False): own writes
         // included, and a read conflict range when the value comes from the database.
         // Not a read that fails the commit: RYW's watch adds a promise it always keeps.
-        p.read = get(key, false, ReadKind.WATCH);
+        p.read = TransactionReads.get(this, key, false, ReadKind.WATCH);
         p.read.whenComplete((value, error) -> watches.onWatchRead(p, value, error));
         return future;
     }
