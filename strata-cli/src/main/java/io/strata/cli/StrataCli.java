@@ -1,6 +1,7 @@
 package io.strata.cli;
 
 import io.strata.cli.bench.BenchCommand;
+import io.strata.cli.serve.ServeCommand;
 import io.strata.cli.shell.CliCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = StrataCli.Version.class,
         description = "Strata: FoundationDB's semantics in an embedded Java engine, and its layers.",
-        subcommands = {BenchCommand.class, CliCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.class, CliCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 public final class StrataCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

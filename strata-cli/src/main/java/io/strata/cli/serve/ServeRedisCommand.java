@@ -1,0 +1,116 @@
+package io.strata.cli.serve;
+
+import com.apple.foundationdb.Database;
+import io.strata.Strata;
+import io.strata.cli.ClusterDatabase;
+import io.strata.redis.command.RedisConfig;
+import io.strata.redis.server.RedisServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code strata serve redis}: the Redis-compatible server on the embedded engine (durable in a
+ * directory by default) or on a FoundationDB cluster.
+ */
+@Command(name = "redis",
+        mixinStandardHelpOptions = true,
+        description = {"A Redis-compatible server built from Strata's layers.",
+                "Data is durable in --dir (default ./strata-redis-data): a write is acknowledged once it is on disk."})
+public final class ServeRedisCommand implements Callable<Integer> {
+    /** Where data lives when no option says otherwise, relative to the working directory. */
+    static final String DEFAULT_DIR = "strata-redis-data";
+
+    @Option(names = "--port", paramLabel = "N", description = "TCP port (default 6379).")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default 127.0.0.1).")
+    String bind;
+
+    @Option(names = "--dir", paramLabel = "PATH", description = "The durable database directory (default ./" + DEFAULT_DIR + ").")
+    Path dir;
+
+    @Option(names = "--memory", description = "Keep data in memory only: gone when the server stops.")
+    boolean memory;
+
+    @Option(names = {"-C", "--cluster-file"}, paramLabel = "FILE",
+            description = "Serve a FoundationDB cluster through fdb-java (needs libfdb_c).")
+    Path clusterFile;
+
+    @Option(names = "--requirepass", paramLabel = "PASSWORD", description = "The default user's password.")
+    String requirepass;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A redis.conf subset: port, bind, requirepass, databases, maxclients, timeout.")
+    Path config;
+
+    @Override
+    public Integer call() throws Exception {
+        int choices = (memory ? 1 : 0) + (dir != null ? 1 : 0) + (clusterFile != null ? 1 : 0);
+        if (choices > 1) {
+            System.err.println("strata serve redis: choose one of --dir, --memory, --cluster-file");
+            return 2;
+        }
+        RedisConfig settings = RedisConfig.defaults();
+        if (config != null) {
+            settings = RedisConfFile.read(config, settings);
+        }
+        if (port != null) {
+            settings = settings.withPort(port);
+        }
+        if (bind != null) {
+            settings = settings.withBind(bind);
+        }
+        if (requirepass != null) {
+            settings = settings.withRequirepass(requirepass);
+        }
+        Database database;
+        String where;
+        if (memory) {
+            database = Strata.inMemory();
+            where = "in memory only (--memory): data is lost when the server stops";
+        } else if (clusterFile != null) {
+            try {
+                database = ClusterDatabase.open(clusterFile);
+            } catch (LinkageError e) {
+                System.err.println("strata serve redis: " + ClusterDatabase.NO_CLIENT_LIBRARY);
+                return 1;
+            }
+            where = "on the FoundationDB cluster of " + clusterFile;
+        } else {
+            Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath();
+            try {
+                database = Strata.open(directory);
+            } catch (IllegalStateException e) {
+                System.err.println("strata serve redis: " + e.getMessage());
+                return 1;
+            }
+            where = "durable in " + directory + " (fsync before each reply)";
+        }
+        RedisServer server;
+        try {
+            server = RedisServer.start(database, settings);
+        } catch (Exception e) {
+            database.close();
+            System.err.println("strata serve redis: cannot listen on " + settings.bind() + ":" + settings.port() + ": " + e.getMessage());
+            return 1;
+        }
+        Thread hook = new Thread(() -> {
+            server.close();
+            database.close();
+        }, "strata-redis-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        System.out.println("strata-redis ready on " + settings.bind() + ":" + server.port() + ", data " + where);
+        System.out.flush();
+        server.stopped().join();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+            database.close();
+        } catch (IllegalStateException shuttingDown) {
+            // SIGTERM: the hook is already closing the database.
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,188 @@
+package io.strata.redis.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a connection carries between its requests: the selected database, the protocol,
+ * who is authenticated, its name, and its MULTI queue and watched keys.
+ *
+ * <p>Concurrency: a session is used by one request at a time — the server executes a
+ * connection's requests in order, each after the previous one's reply — and requests may
+ * run on different threads one after another (the event loop, then the database's callback
+ * thread); the hand-off between them is through a task queue, which orders the accesses.
+ * Fields read by other connections ({@code CLIENT LIST}, {@code CLIENT KILL}) are volatile.
+ */
+public final class ClientSession {
+    private final long id;
+    private final String address;
+    private final String localAddress;
+    private final long createdMillis;
+    private volatile String name = "";
+    private volatile int db;
+    private volatile int protocol = 2;
+    private volatile String user = "default";
+    private volatile boolean authenticated;
+    private volatile long lastCommandMillis;
+    private volatile String lastCommand = "NULL";
+    private volatile String libName = "";
+    private volatile String libVersion = "";
+    private volatile boolean closeRequested;
+    private List<byte[][]> multiQueue;
+    private boolean multiDirty;
+    private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
+
+    /** A watched key: its database and its bytes (wrapped, for equality). */
+    public record WatchedKey(int db, java.nio.ByteBuffer key) {
+    }
+
+    /**
+     * What a watched key was at WATCH: its change stamp (null if it never changed) and whether
+     * it existed unexpired — EXEC fails if the stamp moved or a live key has since expired.
+     */
+    public record WatchState(byte[] stamp, boolean live) {
+    }
+
+    public ClientSession(long id, String address, String localAddress, long createdMillis, boolean authenticated) {
+        this.id = id;
+        this.address = address;
+        this.localAddress = localAddress;
+        this.createdMillis = createdMillis;
+        this.authenticated = authenticated;
+        this.lastCommandMillis = createdMillis;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public String address() {
+        return address;
+    }
+
+    public String localAddress() {
+        return localAddress;
+    }
+
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public int db() {
+        return db;
+    }
+
+    public void db(int db) {
+        this.db = db;
+    }
+
+    public int protocol() {
+        return protocol;
+    }
+
+    public void protocol(int protocol) {
+        this.protocol = protocol;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticate(String user) {
+        this.user = user;
+        this.authenticated = true;
+    }
+
+    public void deauthenticate(boolean stillAuthenticated) {
+        this.user = "default";
+        this.authenticated = stillAuthenticated;
+    }
+
+    public long lastCommandMillis() {
+        return lastCommandMillis;
+    }
+
+    public String lastCommand() {
+        return lastCommand;
+    }
+
+    public void commandStarted(String command, long nowMillis) {
+        this.lastCommand = command;
+        this.lastCommandMillis = nowMillis;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public String libVersion() {
+        return libVersion;
+    }
+
+    public void libName(String v) {
+        libName = v;
+    }
+
+    public void libVersion(String v) {
+        libVersion = v;
+    }
+
+    /** Whether the server should close the connection after the current reply (QUIT, CLIENT KILL). */
+    public boolean closeRequested() {
+        return closeRequested;
+    }
+
+    public void requestClose() {
+        closeRequested = true;
+    }
+
+    // ---------------------------------------------------------------- MULTI
+
+    public boolean inMulti() {
+        return multiQueue != null;
+    }
+
+    public void beginMulti() {
+        multiQueue = new ArrayList<>();
+        multiDirty = false;
+    }
+
+    public void queue(byte[][] request) {
+        multiQueue.add(request);
+    }
+
+    /** Marks the open MULTI as failed: EXEC will answer EXECABORT. */
+    public void flagMultiError() {
+        multiDirty = true;
+    }
+
+    public boolean multiDirty() {
+        return multiDirty;
+    }
+
+    /** Ends MULTI and returns what was queued. */
+    public List<byte[][]> endMulti() {
+        List<byte[][]> q = multiQueue;
+        multiQueue = null;
+        multiDirty = false;
+        return q;
+    }
+
+    public Map<WatchedKey, WatchState> watched() {
+        return watched;
+    }
+}

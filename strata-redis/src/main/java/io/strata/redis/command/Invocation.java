@@ -1,0 +1,87 @@
+package io.strata.redis.command;
+
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One request being executed: its arguments (the command name first), the connection that
+ * sent it and the server. Parsing helpers answer with Redis's error replies.
+ */
+public final class Invocation {
+    private final byte[][] args;
+    private final ClientSession session;
+    private final ServerContext server;
+    private final CommandSpec spec;
+
+    public Invocation(byte[][] args, ClientSession session, ServerContext server, CommandSpec spec) {
+        this.args = args;
+        this.session = session;
+        this.server = server;
+        this.spec = spec;
+    }
+
+    public byte[][] args() {
+        return args;
+    }
+
+    public int argc() {
+        return args.length;
+    }
+
+    public byte[] arg(int i) {
+        return args[i];
+    }
+
+    public String argString(int i) {
+        return new String(args[i], StandardCharsets.UTF_8);
+    }
+
+    /** The argument in upper case, for matching option words. */
+    public String option(int i) {
+        return argString(i).toUpperCase(Locale.ROOT);
+    }
+
+    public ClientSession session() {
+        return session;
+    }
+
+    public ServerContext server() {
+        return server;
+    }
+
+    public CommandSpec spec() {
+        return spec;
+    }
+
+    /** The selected database of the connection. */
+    public int db() {
+        return session.db();
+    }
+
+    /** The server's clock, in Unix milliseconds. */
+    public long now() {
+        return server.clock().getAsLong();
+    }
+
+    /** The argument as Redis's {@code getLongLongFromObject}: a decimal {@code long}, else {@code ERR value is not an integer or out of range}. */
+    public long longArg(int i) {
+        return Numbers.parseLong(args[i], RedisException.NOT_INTEGER);
+    }
+
+    /** As {@link #longArg} with another error message. */
+    public long longArg(int i, String error) {
+        return Numbers.parseLong(args[i], error);
+    }
+
+    public double doubleArg(int i) {
+        return Numbers.parseDouble(args[i], RedisException.NOT_FLOAT);
+    }
+
+    public static CompletableFuture<Reply> done(Reply reply) {
+        return CompletableFuture.completedFuture(reply);
+    }
+}

@@ -1,0 +1,396 @@
+package io.strata.redis.commands;
+
+import static io.strata.redis.command.CommandSpec.Kind.DATA;
+
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.command.Numbers;
+import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.RedisType;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The string commands of Redis 7.0 (the bit commands and LCS live in their own group). Each
+ * runs in one transaction; every check comes before the first write.
+ */
+final class StringCommands {
+    private StringCommands() {
+    }
+
+    static void register(CommandTable t) {
+        t.add("get", 2, "readonly fast", 1, 1, 1, "string", DATA, StringCommands::get);
+        t.add("set", -3, "write denyoom", 1, 1, 1, "string", DATA, StringCommands::set);
+        t.add("setnx", 3, "write denyoom fast", 1, 1, 1, "string", DATA, (inv, tr) -> set(inv, tr, inv.arg(2), true, false, 0, false, false));
+        t.add("setex", 4, "write denyoom", 1, 1, 1, "string", DATA, (inv, tr) -> setex(inv, tr, "EX"));
+        t.add("psetex", 4, "write denyoom", 1, 1, 1, "string", DATA, (inv, tr) -> setex(inv, tr, "PX"));
+        t.add("getset", 3, "write denyoom fast", 1, 1, 1, "string", DATA, (inv, tr) -> set(inv, tr, inv.arg(2), false, false, 0, false, true));
+        t.add("getdel", 2, "write fast", 1, 1, 1, "string", DATA, StringCommands::getdel);
+        t.add("getex", -2, "write fast", 1, 1, 1, "string", DATA, StringCommands::getex);
+        t.add("mget", -2, "readonly fast", 1, -1, 1, "string", DATA, StringCommands::mget);
+        t.add("mset", -3, "write denyoom", 1, -1, 2, "string", DATA, (inv, tr) -> mset(inv, tr, false));
+        t.add("msetnx", -3, "write denyoom", 1, -1, 2, "string", DATA, (inv, tr) -> mset(inv, tr, true));
+        t.add("append", 3, "write denyoom fast", 1, 1, 1, "string", DATA, StringCommands::append);
+        t.add("strlen", 2, "readonly fast", 1, 1, 1, "string", DATA, StringCommands::strlen);
+        t.add("getrange", 4, "readonly", 1, 1, 1, "string", DATA, StringCommands::getrange);
+        t.add("substr", 4, "readonly", 1, 1, 1, "string", DATA, StringCommands::getrange);
+        t.add("setrange", 4, "write denyoom", 1, 1, 1, "string", DATA, StringCommands::setrange);
+        t.add("incr", 2, "write denyoom fast", 1, 1, 1, "string", DATA, (inv, tr) -> incrBy(inv, tr, 1));
+        t.add("decr", 2, "write denyoom fast", 1, 1, 1, "string", DATA, (inv, tr) -> incrBy(inv, tr, -1));
+        t.add("incrby", 3, "write denyoom fast", 1, 1, 1, "string", DATA, (inv, tr) -> incrBy(inv, tr, inv.longArg(2)));
+        t.add("decrby", 3, "write denyoom fast", 1, 1, 1, "string", DATA, StringCommands::decrby);
+        t.add("incrbyfloat", 3, "write denyoom fast", 1, 1, 1, "string", DATA, StringCommands::incrbyfloat);
+    }
+
+    private static KeyStore keys(Invocation inv) {
+        return inv.server().keys();
+    }
+
+    private static CompletableFuture<Reply> get(Invocation inv, Transaction tr) {
+        return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m == null) {
+                inv.server().stats().keyspaceMisses.increment();
+                return CompletableFuture.completedFuture(Reply.NULL_BULK);
+            }
+            inv.server().stats().keyspaceHits.increment();
+            return StringValues.read(tr, m).thenApply(Reply::bulk);
+        });
+    }
+
+    /** SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]. */
+    private static CompletableFuture<Reply> set(Invocation inv, Transaction tr) {
+        boolean nx = false;
+        boolean xx = false;
+        boolean get = false;
+        boolean keepTtl = false;
+        String unit = null;
+        long amount = 0;
+        for (int i = 3; i < inv.argc(); i++) {
+            String opt = inv.option(i);
+            boolean hasNext = i + 1 < inv.argc();
+            if (opt.equals("NX") && !xx) {
+                nx = true;
+            } else if (opt.equals("XX") && !nx) {
+                xx = true;
+            } else if (opt.equals("GET")) {
+                get = true;
+            } else if (opt.equals("KEEPTTL") && unit == null) {
+                keepTtl = true;
+            } else if ((opt.equals("EX") || opt.equals("PX") || opt.equals("EXAT") || opt.equals("PXAT"))
+                    && unit == null && !keepTtl && hasNext) {
+                unit = opt;
+                amount = inv.longArg(++i);
+            } else {
+                throw RedisException.syntax();
+            }
+        }
+        long expireAt = unit == null ? 0 : Expiry.at(unit, amount, inv.now(), "set");
+        return set(inv, tr, inv.arg(2), nx, xx, expireAt, keepTtl, get).thenApply(r -> r);
+    }
+
+    /**
+     * The heart of SET and its variants. Replies: with {@code get}, the old value (nil if none);
+     * else OK, or nil when NX/XX refused — SETNX answers 1/0 instead.
+     */
+    private static CompletableFuture<Reply> set(Invocation inv, Transaction tr, byte[] value, boolean nx, boolean xx,
+                                                long expireAt, boolean keepTtl, boolean get) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        boolean setnx = inv.spec().name().equals("setnx");
+        return keys(inv).getForWrite(tr, db, key, inv.now()).thenCompose(old -> {
+            if (get && old != null && old.type() != RedisType.STRING) {
+                throw RedisException.wrongType();
+            }
+            CompletableFuture<byte[]> previous = get && old != null ? StringValues.read(tr, old) : CompletableFuture.completedFuture(null);
+            return previous.thenApply(prev -> {
+                boolean refused = (nx && old != null) || (xx && old == null);
+                if (refused) {
+                    return setnx ? Reply.ZERO : get ? Reply.bulk(prev) : Reply.NULL_BULK;
+                }
+                long at = keepTtl && old != null ? old.expireAtMillis() : expireAt;
+                if (at != 0 && at <= inv.now()) {
+                    // An expiry already past: Redis stores then deletes at once.
+                    if (old != null) {
+                        keys(inv).delete(tr, db, key, old);
+                    }
+                } else {
+                    StringValues.write(tr, keys(inv), db, key, old, value, at);
+                }
+                if (setnx) {
+                    return Reply.ONE;
+                }
+                return get ? Reply.bulk(prev) : Reply.OK;
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> setex(Invocation inv, Transaction tr, String unit) {
+        long amount = inv.longArg(2);
+        long at = Expiry.at(unit, amount, inv.now(), inv.spec().name());
+        return set(inv, tr, inv.arg(3), false, false, at, false, false);
+    }
+
+    private static CompletableFuture<Reply> getdel(Invocation inv, Transaction tr) {
+        return keys(inv).getForWrite(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m == null) {
+                return CompletableFuture.completedFuture(Reply.NULL_BULK);
+            }
+            return StringValues.read(tr, m).thenApply(v -> {
+                keys(inv).delete(tr, inv.db(), inv.arg(1), m);
+                return Reply.bulk(v);
+            });
+        });
+    }
+
+    /** GETEX key [EX s|PX ms|EXAT s|PXAT ms|PERSIST]. */
+    private static CompletableFuture<Reply> getex(Invocation inv, Transaction tr) {
+        String unit = null;
+        long amount = 0;
+        boolean persist = false;
+        for (int i = 2; i < inv.argc(); i++) {
+            String opt = inv.option(i);
+            if ((opt.equals("EX") || opt.equals("PX") || opt.equals("EXAT") || opt.equals("PXAT"))
+                    && unit == null && !persist && i + 1 < inv.argc()) {
+                unit = opt;
+                amount = inv.longArg(++i);
+            } else if (opt.equals("PERSIST") && unit == null && !persist) {
+                persist = true;
+            } else {
+                throw RedisException.syntax();
+            }
+        }
+        long at = unit == null ? 0 : Expiry.at(unit, amount, inv.now(), "getex");
+        String u = unit;
+        boolean p = persist;
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m == null) {
+                return CompletableFuture.completedFuture(Reply.NULL_BULK);
+            }
+            return StringValues.read(tr, m).thenApply(v -> {
+                if (u != null) {
+                    if (at <= inv.now()) {
+                        keys(inv).delete(tr, db, key, m);
+                    } else {
+                        keys(inv).put(tr, db, key, m, m.withExpiry(at));
+                    }
+                } else if (p && m.hasExpiry()) {
+                    keys(inv).put(tr, db, key, m, m.withExpiry(0));
+                }
+                return Reply.bulk(v);
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> mget(Invocation inv, Transaction tr) {
+        List<CompletableFuture<byte[]>> values = new ArrayList<>();
+        for (int i = 1; i < inv.argc(); i++) {
+            values.add(keys(inv).get(tr, inv.db(), inv.arg(i), inv.now()).thenCompose(m ->
+                    m == null || m.type() != RedisType.STRING ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m)));
+        }
+        return CompletableFuture.allOf(values.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            List<Reply> replies = new ArrayList<>(values.size());
+            for (CompletableFuture<byte[]> v : values) {
+                replies.add(Reply.bulk(v.join()));
+            }
+            return Reply.array(replies);
+        });
+    }
+
+    private static CompletableFuture<Reply> mset(Invocation inv, Transaction tr, boolean nx) {
+        if (inv.argc() % 2 == 0) {
+            throw new RedisException("ERR wrong number of arguments for '" + inv.spec().name() + "' command");
+        }
+        int db = inv.db();
+        // The last value of a key named twice wins, as in Redis.
+        Map<java.nio.ByteBuffer, byte[]> pairs = new LinkedHashMap<>();
+        for (int i = 1; i < inv.argc(); i += 2) {
+            pairs.put(java.nio.ByteBuffer.wrap(inv.arg(i)), inv.arg(i + 1));
+        }
+        for (byte[] v : pairs.values()) {
+            if (v.length > StringValues.INLINE_MAX) {
+                throw new RedisException("ERR string values larger than " + StringValues.INLINE_MAX + " bytes are not supported yet");
+            }
+        }
+        List<byte[]> keyList = new ArrayList<>();
+        List<CompletableFuture<KeyMeta>> olds = new ArrayList<>();
+        for (java.nio.ByteBuffer k : pairs.keySet()) {
+            byte[] key = k.array();
+            keyList.add(key);
+            olds.add(keys(inv).getForWrite(tr, db, key, inv.now()));
+        }
+        return CompletableFuture.allOf(olds.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            if (nx) {
+                for (CompletableFuture<KeyMeta> o : olds) {
+                    if (o.join() != null) {
+                        return Reply.ZERO;
+                    }
+                }
+            }
+            for (int i = 0; i < keyList.size(); i++) {
+                byte[] key = keyList.get(i);
+                StringValues.write(tr, keys(inv), db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0);
+            }
+            return nx ? Reply.ONE : Reply.OK;
+        });
+    }
+
+    private static CompletableFuture<Reply> append(Invocation inv, Transaction tr) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        byte[] tail = inv.arg(2);
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, m);
+            return current.thenApply(v -> {
+                if ((long) v.length + tail.length > StringValues.MAX_STRING) {
+                    throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+                }
+                byte[] joined = Arrays.copyOf(v, v.length + tail.length);
+                System.arraycopy(tail, 0, joined, v.length, tail.length);
+                StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis());
+                return Reply.integer(joined.length);
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> strlen(Invocation inv, Transaction tr) {
+        return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m ->
+                m == null ? CompletableFuture.completedFuture(Reply.ZERO) : StringValues.read(tr, m).thenApply(v -> Reply.integer(v.length)));
+    }
+
+    private static CompletableFuture<Reply> getrange(Invocation inv, Transaction tr) {
+        long start = inv.longArg(2);
+        long end = inv.longArg(3);
+        return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m == null) {
+                return CompletableFuture.completedFuture(Reply.bulk(new byte[0]));
+            }
+            return StringValues.read(tr, m).thenApply(v -> Reply.bulk(range(v, start, end)));
+        });
+    }
+
+    /** Redis 7.0's GETRANGE index rules. */
+    static byte[] range(byte[] v, long start, long end) {
+        long len = v.length;
+        if (start < 0 && end < 0 && start > end) {
+            return new byte[0];
+        }
+        if (start < 0) {
+            start = len + start;
+        }
+        if (end < 0) {
+            end = len + end;
+        }
+        if (start < 0) {
+            start = 0;
+        }
+        if (end < 0) {
+            end = 0;
+        }
+        if (end >= len) {
+            end = len - 1;
+        }
+        if (start > end || len == 0) {
+            return new byte[0];
+        }
+        return Arrays.copyOfRange(v, (int) start, (int) end + 1);
+    }
+
+    private static CompletableFuture<Reply> setrange(Invocation inv, Transaction tr) {
+        long offset = inv.longArg(2);
+        byte[] patch = inv.arg(3);
+        if (offset < 0) {
+            throw new RedisException("ERR offset is out of range");
+        }
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m == null && patch.length == 0) {
+                return CompletableFuture.completedFuture(Reply.ZERO);
+            }
+            if (patch.length > 0 && offset + patch.length > StringValues.MAX_STRING) {
+                throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+            }
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, m);
+            return current.thenApply(v -> {
+                if (patch.length == 0) {
+                    return Reply.integer(v.length);
+                }
+                byte[] out = Arrays.copyOf(v, (int) Math.max(v.length, offset + patch.length));
+                System.arraycopy(patch, 0, out, (int) offset, patch.length);
+                StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis());
+                return Reply.integer(out.length);
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> decrby(Invocation inv, Transaction tr) {
+        long by = inv.longArg(2);
+        if (by == Long.MIN_VALUE) {
+            throw new RedisException("ERR decrement would overflow");
+        }
+        return incrBy(inv, tr, -by);
+    }
+
+    private static CompletableFuture<Reply> incrBy(Invocation inv, Transaction tr, long by) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
+            return current.thenApply(v -> {
+                long old = v == null ? 0 : Numbers.parseLong(v, RedisException.NOT_INTEGER);
+                if ((by < 0 && old < 0 && by < Long.MIN_VALUE - old) || (by > 0 && old > 0 && by > Long.MAX_VALUE - old)) {
+                    throw new RedisException("ERR increment or decrement would overflow");
+                }
+                long now = old + by;
+                StringValues.write(tr, keys(inv), db, key, m, Long.toString(now).getBytes(StandardCharsets.US_ASCII),
+                        m == null ? 0 : m.expireAtMillis());
+                return Reply.integer(now);
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> incrbyfloat(Invocation inv, Transaction tr) {
+        double by = inv.doubleArg(2);
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
+            return current.thenApply(v -> {
+                double old = v == null ? 0 : Numbers.parseDouble(v, RedisException.NOT_FLOAT);
+                double sum = old + by;
+                if (Double.isNaN(sum) || Double.isInfinite(sum) || Double.isInfinite(old)) {
+                    throw new RedisException("ERR increment would produce NaN or Infinity");
+                }
+                byte[] text = humanDecimal(v == null ? BigDecimal.ZERO : new BigDecimal(new String(v, StandardCharsets.US_ASCII).trim()),
+                        new BigDecimal(inv.argString(2))).getBytes(StandardCharsets.US_ASCII);
+                StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis());
+                return Reply.bulk(text);
+            });
+        });
+    }
+
+    /**
+     * The sum written as Redis writes a long double in human form ({@code "%.17Lf"}, trailing
+     * zeros and point removed): computed in decimal, which agrees with Redis's 64-bit-mantissa
+     * long double wherever the sum has at most 17 decimals.
+     */
+    static String humanDecimal(BigDecimal a, BigDecimal b) {
+        BigDecimal sum = a.add(b).setScale(17, RoundingMode.HALF_EVEN).stripTrailingZeros();
+        String s = sum.toPlainString();
+        return s.equals("-0") ? "0" : s;
+    }
+}

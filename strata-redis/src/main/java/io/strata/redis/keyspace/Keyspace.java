@@ -1,0 +1,171 @@
+package io.strata.redis.keyspace;
+
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.subspace.Subspace;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Where the server keeps everything, under one root prefix {@code P} (a directory of the
+ * directory layer, so that the server shares a cluster with other layers).
+ *
+ * <h2>Key layout</h2>
+ * <pre>
+ * P 'k' db[2] key                 -&gt; the key's metadata ({@link KeyMeta}): type, expiry, payload
+ * P 'v' db[2] key                 -&gt; the key's change stamp: the versionstamp of the last
+ *                                    transaction that changed it (kept after a delete, so that
+ *                                    WATCH sees a key that came and went)
+ * P 'x' at[8] db[2] key           -&gt; empty: the expiry index, ordered by time, then database
+ * P 'n' db[2]                    -&gt; the number of keys of the database: 8 bytes little-endian,
+ *                                    changed by atomic ADD only (DBSIZE without a scan)
+ * P 'o' db[2] id ...              -&gt; the elements of a collection or the chunks of a large
+ *                                    string, under the object id its metadata names
+ * P 'a' ...                       -&gt; the High Contention Allocator that hands out object ids
+ * P 'i' ...                       -&gt; the string interner that gives set members their ids
+ * </pre>
+ * {@code db} is the database index big-endian; {@code at} Unix milliseconds big-endian; the
+ * Redis key is appended raw as the last element, so the keys of one database are contiguous
+ * and in byte order (KEYS and SCAN are range reads), and no escaping is needed. Collections
+ * sit under an object id, not under their key, so RENAME rewrites one metadata record
+ * however large the value, and deleting a key clears one range; objects are grouped by
+ * database, so FLUSHDB clears three ranges however many keys it held. Entries of the expiry
+ * index may outlive their key (FLUSHDB leaves them); the expiry cycle checks each against
+ * the key's metadata before acting on it.
+ */
+public final class Keyspace {
+    static final byte META = 'k';
+    static final byte STAMP = 'v';
+    static final byte EXPIRY = 'x';
+    static final byte OBJECTS = 'o';
+    static final byte COUNT = 'n';
+    static final byte ALLOCATOR = 'a';
+    static final byte INTERNER = 'i';
+
+    private final byte[] prefix;
+
+    public Keyspace(Subspace root) {
+        this.prefix = root.getKey();
+    }
+
+    public byte[] prefix() {
+        return prefix.clone();
+    }
+
+    public byte[] metaKey(int db, byte[] key) {
+        return withKey(META, db, key);
+    }
+
+    public byte[] stampKey(int db, byte[] key) {
+        return withKey(STAMP, db, key);
+    }
+
+    /** The metadata keys of database {@code db}. */
+    public Range metaRange(int db) {
+        byte[] begin = withKey(META, db, new byte[0]);
+        return new Range(begin, strinc(begin));
+    }
+
+    /** The Redis key of a metadata key of database {@code db}. */
+    public byte[] keyOfMeta(byte[] metaKey) {
+        return Arrays.copyOfRange(metaKey, prefix.length + 3, metaKey.length);
+    }
+
+    /** All change stamps of database {@code db}. */
+    public Range stampRange(int db) {
+        byte[] begin = withKey(STAMP, db, new byte[0]);
+        return new Range(begin, strinc(begin));
+    }
+
+    public byte[] expiryKey(long atMillis, int db, byte[] key) {
+        return ByteBuffer.allocate(prefix.length + 11 + key.length)
+                .put(prefix).put(EXPIRY).putLong(atMillis).putShort((short) db).put(key).array();
+    }
+
+    /** The expiry entries due at or before {@code nowMillis}. */
+    public Range expiredBy(long nowMillis) {
+        byte[] begin = ByteBuffer.allocate(prefix.length + 1).put(prefix).put(EXPIRY).array();
+        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(EXPIRY).putLong(nowMillis + 1).array();
+        return new Range(begin, end);
+    }
+
+    /** Decodes an expiry index key into (at, db, key). */
+    public ExpiryEntry expiryEntry(byte[] indexKey) {
+        ByteBuffer b = ByteBuffer.wrap(indexKey, prefix.length + 1, indexKey.length - prefix.length - 1);
+        long at = b.getLong();
+        int db = b.getShort() & 0xffff;
+        byte[] key = Arrays.copyOfRange(indexKey, prefix.length + 11, indexKey.length);
+        return new ExpiryEntry(at, db, key);
+    }
+
+    /** One entry of the expiry index. */
+    public record ExpiryEntry(long atMillis, int db, byte[] key) {
+    }
+
+    /** The subspace of object {@code id}'s elements in database {@code db}. */
+    public Subspace object(int db, byte[] id) {
+        return new Subspace(withKey(OBJECTS, db, id));
+    }
+
+    /** Every object of database {@code db}. */
+    public Range objectRange(int db) {
+        byte[] begin = withKey(OBJECTS, db, new byte[0]);
+        return new Range(begin, strinc(begin));
+    }
+
+    /** The key counter of database {@code db}. */
+    public byte[] countKey(int db) {
+        return withKey(COUNT, db, new byte[0]);
+    }
+
+    public Subspace allocatorSubspace() {
+        return new Subspace(concat(prefix, ALLOCATOR));
+    }
+
+    public Subspace internerSubspace() {
+        return new Subspace(concat(prefix, INTERNER));
+    }
+
+    /** A subspace for a server-wide concern ({@code tag} not one of the above), e.g. ACL users or pub/sub. */
+    public Subspace area(char tag) {
+        if ("kvxoain".indexOf(tag) >= 0) {
+            throw new IllegalArgumentException("tag in use: " + tag);
+        }
+        return new Subspace(concat(prefix, (byte) tag));
+    }
+
+    /** Everything the server keeps. */
+    public Range everything() {
+        return new Range(prefix, strinc(prefix));
+    }
+
+    private byte[] withKey(byte tag, int db, byte[] key) {
+        byte[] k = new byte[prefix.length + 3 + key.length];
+        System.arraycopy(prefix, 0, k, 0, prefix.length);
+        k[prefix.length] = tag;
+        k[prefix.length + 1] = (byte) (db >>> 8);
+        k[prefix.length + 2] = (byte) db;
+        System.arraycopy(key, 0, k, prefix.length + 3, key.length);
+        return k;
+    }
+
+    private static byte[] concat(byte[] a, byte b) {
+        byte[] r = Arrays.copyOf(a, a.length + 1);
+        r[a.length] = b;
+        return r;
+    }
+
+    /** The first key after every key that starts with {@code k}. */
+    static byte[] strinc(byte[] k) {
+        int n = k.length;
+        while (n > 0 && k[n - 1] == (byte) 0xff) {
+            n--;
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("no key follows a prefix of 0xff bytes");
+        }
+        byte[] r = Arrays.copyOf(k, n);
+        r[n - 1]++;
+        return r;
+    }
+}

@@ -1,0 +1,101 @@
+package io.strata.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/** MULTI/EXEC/WATCH over TCP: EXEC is nil exactly when a watched key changed or expired. */
+class TransactionsTest {
+    private RunningServer server;
+    private Jedis a;
+    private Jedis b;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = RunningServer.start();
+        a = server.jedis();
+        b = server.jedis();
+    }
+
+    @AfterEach
+    void stop() {
+        a.close();
+        b.close();
+        server.close();
+    }
+
+    @Test
+    void execRunsTheQueueAndReportsEachReply() {
+        Transaction t = a.multi();
+        t.set("k", "v");
+        t.incr("k");
+        t.get("k");
+        var replies = t.exec();
+        assertThat(replies).hasSize(3);
+        assertThat(replies.get(0)).isEqualTo("OK");
+        assertThat(replies.get(1)).isInstanceOf(JedisDataException.class);
+        assertThat(replies.get(2)).isEqualTo("v");
+    }
+
+    @Test
+    void aWatchedKeyChangedByAnotherClientAbortsExec() {
+        a.watch("k");
+        b.set("k", "changed");
+        Transaction t = a.multi();
+        t.set("k", "mine");
+        assertThat(t.exec()).isNull();
+        assertThat(b.get("k")).isEqualTo("changed");
+    }
+
+    @Test
+    void aWatchedKeyThatCameAndWentStillAbortsExec() {
+        a.watch("k");
+        b.set("k", "x");
+        b.del("k");
+        Transaction t = a.multi();
+        t.set("other", "1");
+        assertThat(t.exec()).isNull();
+        assertThat(b.exists("other")).isFalse();
+    }
+
+    @Test
+    void unrelatedWritesDoNotAbortExec() {
+        a.set("k", "1");
+        a.watch("k");
+        b.set("unrelated", "x");
+        Transaction t = a.multi();
+        t.incr("k");
+        assertThat(t.exec()).containsExactly(2L);
+    }
+
+    @Test
+    void aWatchedKeyThatExpiresAbortsExec() {
+        a.set("k", "v");
+        a.pexpire("k", 100);
+        a.watch("k");
+        server.advanceMillis(200);
+        Transaction t = a.multi();
+        t.set("x", "1");
+        assertThat(t.exec()).isNull();
+    }
+
+    @Test
+    void anUnknownCommandInMultiAbortsTheTransaction() {
+        a.sendCommand(redis.clients.jedis.Protocol.Command.MULTI);
+        try {
+            a.sendCommand(() -> "NOSUCHCOMMAND".getBytes());
+        } catch (JedisDataException expected) {
+            assertThat(expected.getMessage()).startsWith("ERR unknown command 'NOSUCHCOMMAND'");
+        }
+        try {
+            a.sendCommand(redis.clients.jedis.Protocol.Command.EXEC);
+        } catch (JedisDataException e) {
+            assertThat(e.getMessage()).isEqualTo("EXECABORT Transaction discarded because of previous errors.");
+        }
+    }
+}
