@@ -24,44 +24,105 @@ public final class CommandExecutor {
     private static final Set<String> MULTI_CONTROL = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
 
     private final ServerContext server;
+    private final CommandLanes lanes;
 
     public CommandExecutor(ServerContext server) {
         this.server = server;
+        this.lanes = new CommandLanes(server, this);
     }
 
-    /** Executes one request of {@code session}; the future never fails: errors are error replies. */
-    public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
+    /**
+     * A request after Redis's checks: either its reply is already known (an error, QUEUED inside
+     * MULTI), or it is ready to run ({@link #invocation}).
+     */
+    public static final class Prepared {
+        private final Reply immediate;
+        private final Invocation invocation;
+
+        private Prepared(Reply immediate, Invocation invocation) {
+            this.immediate = immediate;
+            this.invocation = invocation;
+        }
+
+        /** The reply, when no execution is needed; else null. */
+        public Reply immediate() {
+            return immediate;
+        }
+
+        public Invocation invocation() {
+            return invocation;
+        }
+
+        /** Whether it runs in a lane's transaction (see {@link CommandLanes}). */
+        public boolean isData() {
+            return invocation != null && invocation.spec().kind() == CommandSpec.Kind.DATA;
+        }
+    }
+
+    /**
+     * Whether {@code args} would be prepared as a data command (no side effects: the
+     * connection uses it to gather a run of data requests into one unit).
+     */
+    public boolean wouldRunAsData(ClientSession session, byte[][] args) {
+        CommandSpec spec = server.commands().lookup(args[0]);
+        return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
+                && (session.authenticated() || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
+                && !spec.has(CommandFlag.BLOCKING);
+    }
+
+    /** Applies Redis's checks, in Redis's order: unknown command, arity, authentication, MULTI queueing. */
+    public Prepared prepare(ClientSession session, byte[][] args) {
         server.stats().commandsProcessed.increment();
         CommandSpec spec = server.commands().lookup(args[0]);
         if (spec == null) {
-            return rejected(session, unknownCommand(args));
+            return new Prepared(rejected(session, unknownCommand(args)), null);
         }
         session.commandStarted(spec.name(), server.clock().getAsLong());
         if (!spec.acceptsArgumentCount(args.length)) {
-            return rejected(session, arityError(spec.name()));
+            return new Prepared(rejected(session, arityError(spec.name())), null);
         }
         if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
-            return rejected(session, "NOAUTH Authentication required.");
+            return new Prepared(rejected(session, "NOAUTH Authentication required."), null);
         }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
-                return rejected(session, "ERR Command not allowed inside a transaction");
+                return new Prepared(rejected(session, "ERR Command not allowed inside a transaction"), null);
             }
             session.queue(args);
-            return CompletableFuture.completedFuture(Reply.QUEUED);
+            return new Prepared(Reply.QUEUED, null);
         }
-        Invocation inv = new Invocation(args, session, server, spec);
+        return new Prepared(null, new Invocation(args, session, server, spec));
+    }
+
+    /** Runs a prepared request on its own: a local one here, a data one in its lane. */
+    public CompletableFuture<Reply> run(Invocation inv) {
+        if (inv.spec().kind() == CommandSpec.Kind.DATA && !inv.spec().has(CommandFlag.BLOCKING)) {
+            CommandLanes.Unit unit = new CommandLanes.Unit(List.of(inv));
+            lanes.submit(unit);
+            return unit.replies().thenApply(r -> r.get(0));
+        }
         CompletableFuture<Reply> result;
         try {
-            if (spec.kind() == CommandSpec.Kind.LOCAL) {
-                result = spec.handler().execute(inv, null);
-            } else {
-                result = server.database().runAsync(tr -> spec.handler().execute(inv, tr));
-            }
+            result = inv.spec().kind() == CommandSpec.Kind.LOCAL
+                    ? inv.spec().handler().execute(inv, null)
+                    : server.database().runAsync(tr -> inv.spec().handler().execute(inv, tr));
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
         return result.handle((reply, error) -> error == null ? reply : errorReply(error));
+    }
+
+    /** Runs a connection's run of data requests, in order, in a lane; one reply per request. */
+    public CompletableFuture<List<Reply>> runData(List<Invocation> requests) {
+        CommandLanes.Unit unit = new CommandLanes.Unit(requests);
+        lanes.submit(unit);
+        return unit.replies();
+    }
+
+    /** Executes one request of {@code session}; the future never fails: errors are error replies. */
+    public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
+        Prepared p = prepare(session, args);
+        return p.immediate() != null ? CompletableFuture.completedFuture(p.immediate()) : run(p.invocation());
     }
 
     /**
@@ -111,12 +172,12 @@ public final class CommandExecutor {
         return null;
     }
 
-    private CompletableFuture<Reply> rejected(ClientSession session, String message) {
+    private Reply rejected(ClientSession session, String message) {
         if (session.inMulti()) {
             session.flagMultiError();
         }
         server.stats().totalErrorReplies.increment();
-        return CompletableFuture.completedFuture(Reply.error(message));
+        return Reply.error(message);
     }
 
     /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */

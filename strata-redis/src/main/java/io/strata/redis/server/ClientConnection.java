@@ -11,7 +11,11 @@ import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
+import io.strata.redis.command.Invocation;
+
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -37,6 +41,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int RESUME_READING_AT = 1024;
     /** Replies written before a flush even if more are queued: bounds the outbound buffer. */
     private static final int FLUSH_EVERY = 256;
+    /** Data requests of one connection sent to the database as one unit. */
+    private static final int MAX_UNIT = 64;
 
     private final ClientSession session;
     private final CommandExecutor executor;
@@ -83,7 +89,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Runs queued requests until one must wait for the database, or none is left. */
+    /**
+     * Runs queued requests until one must wait for the database, or none is left. Consecutive
+     * data requests go to the database together as one unit (see {@code CommandLanes}), so a
+     * pipeline costs one commit, not one per command.
+     */
     private void runPending() {
         while (!pending.isEmpty() && !closing) {
             Object next = pending.poll();
@@ -95,21 +105,34 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 closeAfterReplies();
                 return;
             }
-            CompletableFuture<Reply> reply = executor.execute(session, (byte[][]) next);
-            if (reply.isDone()) {
-                write(reply.join());
-                if (session.closeRequested()) {
-                    closeAfterReplies();
+            CommandExecutor.Prepared prepared = executor.prepare(session, (byte[][]) next);
+            if (prepared.immediate() != null) {
+                write(prepared.immediate());
+                continue;
+            }
+            CompletableFuture<List<Reply>> replies;
+            if (prepared.isData() && executor.wouldRunAsData(session, (byte[][]) next)) {
+                List<Invocation> run = new ArrayList<>();
+                run.add(prepared.invocation());
+                while (run.size() < MAX_UNIT && pending.peek() instanceof byte[][]
+                        && executor.wouldRunAsData(session, (byte[][]) pending.peek())) {
+                    CommandExecutor.Prepared more = executor.prepare(session, (byte[][]) pending.poll());
+                    run.add(more.invocation());
+                }
+                replies = executor.runData(run);
+            } else {
+                replies = executor.run(prepared.invocation()).thenApply(List::of);
+            }
+            if (replies.isDone()) {
+                if (!writeAll(replies.join())) {
                     return;
                 }
                 continue;
             }
             running = true;
-            reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+            replies.whenComplete((r, e) -> ctx.executor().execute(() -> {
                 running = false;
-                write(r != null ? r : executor.errorReply(e));
-                if (session.closeRequested()) {
-                    closeAfterReplies();
+                if (!writeAll(r != null ? r : List.of(executor.errorReply(e)))) {
                     return;
                 }
                 runPending();
@@ -120,6 +143,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         flush();
+    }
+
+    /** Writes replies; false when the connection is to close after them. */
+    private boolean writeAll(List<Reply> replies) {
+        for (Reply r : replies) {
+            write(r);
+        }
+        if (session.closeRequested()) {
+            closeAfterReplies();
+            return false;
+        }
+        return true;
     }
 
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
