@@ -75,12 +75,12 @@ final class HashCommands {
 
     /** How many of {@code fields} the hash lacks. */
     private static CompletableFuture<Long> countAbsent(Transaction tr, HashObject h, Set<ByteBuffer> fields) {
-        List<CompletableFuture<byte[]>> reads = new ArrayList<>(fields.size());
+        List<CompletableFuture<Boolean>> reads = new ArrayList<>(fields.size());
         for (ByteBuffer f : fields) {
-            reads.add(h.get(tr, f.array()));
+            reads.add(h.existsForOverwrite(tr, f.array()));
         }
         return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0]))
-                .thenApply(ignored -> reads.stream().filter(r -> r.join() == null).count());
+                .thenApply(ignored -> reads.stream().filter(r -> !r.join()).count());
     }
 
     private static CompletableFuture<Reply> hsetnx(Invocation inv, Transaction tr) {
@@ -88,7 +88,10 @@ final class HashCommands {
         byte[] value = inv.arg(3);
         HashKeys.checkFits(inv, field, value);
         return HashKeys.forWrite(inv, tr).thenCompose(meta -> {
-            return current(inv, tr, meta, field).thenCompose(v -> v != null
+            CompletableFuture<Boolean> exists = meta == null
+                    ? CompletableFuture.completedFuture(false)
+                    : HashKeys.open(inv, meta).existsForOverwrite(tr, field);
+            return exists.thenCompose(present -> present
                     ? CompletableFuture.completedFuture(Reply.ZERO)
                     : HashKeys.write(inv, tr, meta, field, value, true).thenApply(ignored -> Reply.ONE));
         });

@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Key layout</h2>
  * <pre>
  * P 'k' db key           -&gt; KeyMeta: type hash, flag OBJECT, payload = object id (no header)
+ * P 'o' db id 'd'        -&gt; removals: 8 bytes little-endian, ADDed by every command that
+ *                           removes a field (its value is never read: it is a conflict key)
  * P 'o' db id 'f' field  -&gt; the field's value, raw
  * P 'o' db id 'n'        -&gt; the number of fields: 8 bytes little-endian, changed by atomic ADD only
  * </pre>
@@ -28,17 +30,29 @@ import java.util.concurrent.CompletableFuture;
  * need no escaping, since nothing else in the object starts with {@code 'f'}.
  *
  * <h2>Concurrency</h2>
- * A command decides whether a field is new by reading that field's key (a serializable read),
- * and changes the count with an atomic ADD (a blind write, no read conflict). So two commands
- * that write different fields of one hash both commit, and the count still ends exact: each
- * transaction adds what it changed. Two that add the same new field both read it absent and
- * both write it, so they conflict and the retry counts it once. HLEN reads the count;
- * HDEL reads it serializably to learn whether it removed the last field (then it deletes the
- * key), so an HDEL conflicts with any concurrent change of the field set and never leaves an
- * empty hash behind or deletes one that another client just added to. The key's metadata is
- * only written when the hash is created or deleted, so it is not a point of contention.
+ * The count must equal the number of field keys whatever runs concurrently. Every command that
+ * creates or removes a field changes the count in the same transaction, by atomic ADD (a blind
+ * write: commands that add different fields do not conflict over it). What each command must
+ * know is whether a field exists, and that must still hold when it commits:
+ * <ul>
+ * <li>Creators read the field absent and take a read conflict on its key, so two commands
+ * that create the same field conflict and the retry counts it once.</li>
+ * <li>Overwriters (HSET of an existing field) read the field at snapshot and take a read
+ * conflict on the removals key instead of the field: they conflict with a concurrent removal
+ * of any field of the hash (it might be theirs), but not with each other — many clients
+ * setting one hot field commit without retries, the last commit's value winning, as in
+ * Redis.</li>
+ * <li>Removers (HDEL) read the fields they remove and the count serializably, to learn
+ * whether they removed the last field (then they delete the key), and ADD to the removals
+ * key. So HDEL conflicts with concurrent creations (the count moved) and removals, and never
+ * leaves an empty hash behind or deletes one another client has just added to.</li>
+ * <li>Commands that need the value (HINCRBY, HINCRBYFLOAT) read it serializably.</li>
+ * </ul>
+ * Deleting, replacing or expiring the key writes its metadata, which every command reads
+ * serializably; the metadata is written only then, so it is no point of contention.
  */
 final class HashObject {
+    static final byte REMOVALS = 'd';
     static final byte FIELD = 'f';
     static final byte COUNT = 'n';
     /** FoundationDB's value limit: a field's value is one value. */
@@ -85,13 +99,34 @@ final class HashObject {
     }
 
     private byte[] countKey() {
+        return tagged(COUNT);
+    }
+
+    private byte[] removalsKey() {
+        return tagged(REMOVALS);
+    }
+
+    private byte[] tagged(byte tag) {
         byte[] k = Arrays.copyOf(prefix, prefix.length + 1);
-        k[prefix.length] = COUNT;
+        k[prefix.length] = tag;
         return k;
     }
 
     CompletableFuture<byte[]> get(ReadTransaction tr, byte[] field) {
         return tr.get(fieldKey(field));
+    }
+
+    /**
+     * Whether the field exists, for a command that sets it without needing its value: the
+     * answer holds at commit, yet concurrent overwrites of the field do not conflict (see the
+     * class comment).
+     */
+    CompletableFuture<Boolean> existsForOverwrite(Transaction tr, byte[] field) {
+        byte[] key = fieldKey(field);
+        return tr.snapshot().get(key).thenApply(v -> {
+            tr.addReadConflictKey(v == null ? key : removalsKey());
+            return v != null;
+        });
     }
 
     /** The number of fields. */
@@ -112,11 +147,16 @@ final class HashObject {
     /** Removes a field; the caller accounts it with {@link #addToSize}. */
     void remove(Transaction tr, byte[] field) {
         tr.clear(fieldKey(field));
+        tr.mutate(MutationType.ADD, removalsKey(), le(1));
     }
 
     void addToSize(Transaction tr, long delta) {
         if (delta != 0) {
-            tr.mutate(MutationType.ADD, countKey(), ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(delta).array());
+            tr.mutate(MutationType.ADD, countKey(), le(delta));
         }
+    }
+
+    private static byte[] le(long v) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array();
     }
 }
