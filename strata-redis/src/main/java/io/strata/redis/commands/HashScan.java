@@ -21,9 +21,10 @@ import java.util.concurrent.CompletableFuture;
  * {@code hash-max-listpack-entries}). A larger one is walked in field order, COUNT fields per
  * call; the cursor names a record of {@link ScanCursors} holding the last field returned, so
  * the next call resumes after that field in whatever object the key then holds. Every field
- * present from the first call to the last is returned exactly once, and the walk survives
+ * present from the first call to the last is returned (once, unless the hash shrinks to
+ * {@link #WHOLE_MAX} fields mid-walk and is then answered whole), and the walk survives
  * writes, restarts and other server processes. A cursor this database does not know starts
- * over, which Redis's guarantees allow.
+ * over, which Redis's guarantees allow (elements may come more than once).
  *
  * <p>Redis's order of checks: the cursor, then the key (an absent key answers an empty scan
  * whatever the options), then the options.
