@@ -12,6 +12,7 @@ public final class CommandGroups {
         TransactionCommands.register(table);
         StringCommands.register(table);
         KeyCommands.register(table);
+        HashCommands.register(table);
         ServerCommands.register(table);
         ScriptingCommands.register(table);
     }
