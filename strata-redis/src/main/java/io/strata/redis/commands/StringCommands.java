@@ -5,6 +5,7 @@ import static io.strata.redis.command.CommandSpec.Kind.DATA;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.command.LongDouble;
 import io.strata.redis.command.Numbers;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
@@ -12,8 +13,6 @@ import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -363,34 +362,30 @@ final class StringCommands {
         });
     }
 
+    /** INCRBYFLOAT: in x87 long double arithmetic and printing, as Redis computes it ({@link LongDouble}). */
     private static CompletableFuture<Reply> incrbyfloat(Invocation inv, Transaction tr) {
-        double by = inv.doubleArg(2);
         int db = inv.db();
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
             CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
             return current.thenApply(v -> {
-                double old = v == null ? 0 : Numbers.parseDouble(v, RedisException.NOT_FLOAT);
-                double sum = old + by;
-                if (Double.isNaN(sum) || Double.isInfinite(sum) || Double.isInfinite(old)) {
+                // Redis checks the stored value first, then the increment.
+                LongDouble old = v == null ? LongDouble.ZERO : LongDouble.parse(v);
+                if (old == null) {
+                    throw new RedisException(RedisException.NOT_FLOAT);
+                }
+                LongDouble by = LongDouble.parse(inv.arg(2));
+                if (by == null) {
+                    throw new RedisException(RedisException.NOT_FLOAT);
+                }
+                LongDouble sum = old.plus(by);
+                if (sum == null || sum.isInfinite()) {
                     throw new RedisException("ERR increment would produce NaN or Infinity");
                 }
-                byte[] text = humanDecimal(v == null ? BigDecimal.ZERO : new BigDecimal(new String(v, StandardCharsets.US_ASCII).trim()),
-                        new BigDecimal(inv.argString(2))).getBytes(StandardCharsets.US_ASCII);
+                byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
                 StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis());
                 return Reply.bulk(text);
             });
         });
-    }
-
-    /**
-     * The sum written as Redis writes a long double in human form ({@code "%.17Lf"}, trailing
-     * zeros and point removed): computed in decimal, which agrees with Redis's 64-bit-mantissa
-     * long double wherever the sum has at most 17 decimals.
-     */
-    static String humanDecimal(BigDecimal a, BigDecimal b) {
-        BigDecimal sum = a.add(b).setScale(17, RoundingMode.HALF_EVEN).stripTrailingZeros();
-        String s = sum.toPlainString();
-        return s.equals("-0") ? "0" : s;
     }
 }
