@@ -2,6 +2,7 @@ package io.strata.redis.command;
 
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.acl.Denial;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -14,10 +15,16 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Runs requests: finds the command, checks what Redis checks before running one (in Redis's
- * order: unknown command, arity, authentication, MULTI queueing), then runs it — a data
- * command in a transaction of its own, retried on conflicts as fdb-java's {@code runAsync}
- * retries, so every command is atomic and sees a consistent snapshot.
+ * Runs requests: finds the command (the subcommand, for a container such as CLIENT), checks
+ * what Redis checks before running one (in Redis's order: unknown command or subcommand,
+ * arity, authentication, commands refused inside MULTI, ACL permissions, MULTI queueing), then
+ * runs it — a data command in a transaction of its own, retried on conflicts as fdb-java's
+ * {@code runAsync} retries, so every command is atomic and sees a consistent snapshot.
+ *
+ * <p>The ACL check is here, once for every request: it asks the server's
+ * {@code AccessControl} with the user's compiled permissions (a map lookup, nothing at all for
+ * a user allowed everything), and EXEC asks again for each queued command, since the rules may
+ * have changed after it was queued.
  */
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
@@ -64,30 +71,43 @@ public final class CommandExecutor {
      * connection uses it to gather a run of data requests into one unit).
      */
     public boolean wouldRunAsData(ClientSession session, byte[][] args) {
-        CommandSpec spec = server.commands().lookup(args[0]);
+        CommandSpec base = server.commands().lookup(args[0]);
+        CommandSpec spec = base == null ? null : server.commands().resolve(base, args);
         return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
-                && (session.authenticated() || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
-                && !spec.has(CommandFlag.BLOCKING);
+                && (!server.acl().authRequired(session) || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
+                && !spec.has(CommandFlag.BLOCKING) && server.acl().check(session, spec, args) == null;
     }
 
-    /** Applies Redis's checks, in Redis's order: unknown command, arity, authentication, MULTI queueing. */
+    /**
+     * Applies Redis's checks, in Redis's order: unknown command or subcommand, arity,
+     * authentication, commands refused inside MULTI, ACL permissions, MULTI queueing.
+     */
     public Prepared prepare(ClientSession session, byte[][] args) {
         server.stats().commandsProcessed.increment();
-        CommandSpec spec = server.commands().lookup(args[0]);
-        if (spec == null) {
+        CommandSpec base = server.commands().lookup(args[0]);
+        if (base == null) {
             return new Prepared(rejected(session, unknownCommand(args)), null);
+        }
+        CommandSpec spec = server.commands().resolve(base, args);
+        if (spec == null) {
+            return new Prepared(rejected(session, unknownSubcommand(args)), null);
         }
         session.commandStarted(spec.name(), server.clock().getAsLong());
         if (!spec.acceptsArgumentCount(args.length)) {
             return new Prepared(rejected(session, arityError(spec.name())), null);
         }
-        if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
+        if (server.acl().authRequired(session) && !spec.has(CommandFlag.NO_AUTH)) {
             return new Prepared(rejected(session, "NOAUTH Authentication required."), null);
         }
+        if (session.inMulti() && spec.has(CommandFlag.NO_MULTI) && !MULTI_CONTROL.contains(spec.name())) {
+            return new Prepared(rejected(session, "ERR Command not allowed inside a transaction"), null);
+        }
+        Denial denied = server.acl().check(session, spec, args);
+        if (denied != null) {
+            server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
+            return new Prepared(rejected(session, denied.errorMessage()), null);
+        }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
-            if (spec.has(CommandFlag.NO_MULTI)) {
-                return new Prepared(rejected(session, "ERR Command not allowed inside a transaction"), null);
-            }
             session.queue(args);
             return new Prepared(Reply.QUEUED, null);
         }
@@ -131,11 +151,41 @@ public final class CommandExecutor {
      * fails the whole attempt so the caller retries it.
      */
     public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, Transaction tr) {
+        return executeAll(session, requests, null, tr);
+    }
+
+    /**
+     * Checks queued requests against the ACL again, as EXEC does before running them (the rules
+     * may have changed since they were queued): per request, null when it may run, else its
+     * NOPERM reply. Denials are logged once, here, not on every retry of EXEC's transaction.
+     */
+    public List<Reply> recheckQueued(ClientSession session, List<byte[][]> requests) {
+        List<Reply> denials = new ArrayList<>(requests.size());
+        for (byte[][] args : requests) {
+            CommandSpec spec = server.commands().resolve(server.commands().lookup(args[0]), args);
+            Denial d = server.acl().check(session, spec, args);
+            if (d != null) {
+                server.acl().record(session, d, "multi", args);
+            }
+            denials.add(d == null ? null : Reply.error(d.execMessage()));
+        }
+        return denials;
+    }
+
+    /** As {@link #executeAll(ClientSession, List, Transaction)}, answering {@code denials}' non-null entries instead of running those requests. */
+    public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, List<Reply> denials,
+                                                     Transaction tr) {
         List<Reply> replies = new ArrayList<>(requests.size());
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (byte[][] args : requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            byte[][] args = requests.get(i);
+            Reply denied = denials == null ? null : denials.get(i);
             chain = chain.thenCompose(ignored -> {
-                CommandSpec spec = server.commands().lookup(args[0]);
+                if (denied != null) {
+                    replies.add(denied);
+                    return CompletableFuture.completedFuture(null);
+                }
+                CommandSpec spec = server.commands().resolve(server.commands().lookup(args[0]), args);
                 Invocation inv = new Invocation(args, session, server, spec);
                 CompletableFuture<Reply> one;
                 try {
@@ -162,9 +212,13 @@ public final class CommandExecutor {
 
     /** Checks a request for queueing in MULTI the way {@link #execute} would; null when it may be queued. */
     public String checkQueueable(ClientSession session, byte[][] args) {
-        CommandSpec spec = server.commands().lookup(args[0]);
-        if (spec == null) {
+        CommandSpec base = server.commands().lookup(args[0]);
+        if (base == null) {
             return unknownCommand(args);
+        }
+        CommandSpec spec = server.commands().resolve(base, args);
+        if (spec == null) {
+            return unknownSubcommand(args);
         }
         if (!spec.acceptsArgumentCount(args.length)) {
             return arityError(spec.name());
@@ -203,6 +257,14 @@ public final class CommandExecutor {
 
     static String arityError(String name) {
         return "ERR wrong number of arguments for '" + name + "' command";
+    }
+
+    /** Redis's {@code unknown subcommand '%.128s'. Try %s HELP.} for a container's unknown subcommand. */
+    static String unknownSubcommand(byte[][] args) {
+        String sub = new String(args[1], StandardCharsets.UTF_8);
+        String name = new String(args[0], StandardCharsets.UTF_8).toUpperCase(java.util.Locale.ROOT);
+        return ("ERR unknown subcommand '" + sub.substring(0, Math.min(sub.length(), 128)) + "'. Try " + name + " HELP.")
+                .replace('\r', ' ').replace('\n', ' ');
     }
 
     /** Redis 7's {@code unknown command '%.128s', with args beginning with: 'a' 'b' }: at most 128 characters of arguments. */

@@ -1,6 +1,7 @@
 package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
+import io.strata.redis.acl.AccessControl;
 import io.strata.redis.keyspace.KeyStore;
 
 import java.util.Collection;
@@ -33,6 +34,9 @@ public interface ServerContext {
 
     /** Begins a clean shutdown (SHUTDOWN). */
     void shutdown();
+
+    /** Users, permissions and the ACL log. */
+    AccessControl acl();
 
     /** Server-wide counters for INFO. */
     ServerStats stats();

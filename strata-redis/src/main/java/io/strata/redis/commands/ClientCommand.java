@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 /** CLIENT and its subcommands, as Redis 7.0 answers them. */
-final class ClientCommand {
+public final class ClientCommand {
     private ClientCommand() {
     }
 
@@ -108,7 +108,7 @@ final class ClientCommand {
     }
 
     /** One line of CLIENT LIST, with Redis 7.0's fields (memory fields are this server's estimates). */
-    static String describe(ClientSession c, long now) {
+    public static String describe(ClientSession c, long now) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
                 + " flags=" + (c.inMulti() ? "x" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)

@@ -15,5 +15,6 @@ public final class CommandGroups {
         HashCommands.register(table);
         ServerCommands.register(table);
         ScriptingCommands.register(table);
+        AclCommands.register(table);
     }
 }

@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
+import io.strata.redis.acl.AclText;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
@@ -58,23 +59,13 @@ final class ConnectionCommands {
         if (inv.argc() > 3) {
             throw RedisException.syntax();
         }
-        String user = inv.argc() == 3 ? inv.argString(1) : "default";
-        String password = inv.argString(inv.argc() - 1);
-        if (inv.argc() == 2 && inv.server().config().requirepass() == null) {
+        if (inv.argc() == 2 && !inv.server().acl().defaultUserHasPassword()) {
             throw new RedisException("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
-        authenticate(inv.session(), inv.server().config().requirepass(), user, password);
-        return done(Reply.OK);
-    }
-
-    /** Checks a user and password; the default user is the only one until ACL users exist. */
-    static void authenticate(ClientSession session, String requirepass, String user, String password) {
-        boolean ok = "default".equals(user) && (requirepass == null || requirepass.equals(password));
-        if (!ok) {
-            throw new RedisException("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        session.authenticate(user);
+        String user = inv.argc() == 3 ? AclText.of(inv.arg(1)) : "default";
+        return inv.server().acl().authenticate(inv.session(), user, inv.arg(inv.argc() - 1), inv.argString(0))
+                .thenApply(ignored -> Reply.OK);
     }
 
     private static CompletableFuture<Reply> hello(Invocation inv) {
@@ -95,11 +86,14 @@ final class ConnectionCommands {
             i = 2;
         }
         String setName = null;
+        String authUser = null;
+        byte[] authPassword = null;
         for (; i < inv.argc(); i++) {
             String opt = inv.option(i);
             int left = inv.argc() - i - 1;
             if (opt.equals("AUTH") && left >= 2) {
-                authenticate(s, inv.server().config().requirepass(), inv.argString(i + 1), inv.argString(i + 2));
+                authUser = AclText.of(inv.arg(i + 1));
+                authPassword = inv.arg(i + 2);
                 i += 2;
             } else if (opt.equals("SETNAME") && left >= 1) {
                 setName = inv.argString(i + 1);
@@ -109,6 +103,15 @@ final class ConnectionCommands {
                 throw new RedisException("ERR Syntax error in HELLO option '" + inv.argString(i) + "'");
             }
         }
+        CompletableFuture<Void> auth = authUser == null ? CompletableFuture.completedFuture(null)
+                : inv.server().acl().authenticate(s, authUser, authPassword, inv.argString(0));
+        int chosen = protocol;
+        String name = setName;
+        return auth.thenApply(ignored -> helloReply(inv, chosen, name));
+    }
+
+    private static Reply helloReply(Invocation inv, int protocol, String setName) {
+        ClientSession s = inv.session();
         if (!s.authenticated()) {
             throw new RedisException("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
@@ -133,7 +136,7 @@ final class ConnectionCommands {
         m.add(Reply.bulk("master"));
         m.add(Reply.bulk("modules"));
         m.add(Reply.EMPTY_ARRAY);
-        return done(Reply.map(m));
+        return Reply.map(m);
     }
 
     private static CompletableFuture<Reply> reset(Invocation inv) {
@@ -145,7 +148,7 @@ final class ConnectionCommands {
         s.db(0);
         s.protocol(2);
         s.name("");
-        s.deauthenticate(inv.server().config().requirepass() == null);
+        s.deauthenticate(inv.server().acl().defaultUserOpen());
         return done(Reply.simple("RESET"));
     }
 }

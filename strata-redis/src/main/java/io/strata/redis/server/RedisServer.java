@@ -17,12 +17,15 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.strata.layers.directory.StrataDirectoryLayer;
+import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.command.ServerStats;
+import io.strata.redis.command.Subcommands;
+import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
@@ -68,6 +71,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private AccessControl acl;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -94,6 +98,8 @@ public final class RedisServer implements AutoCloseable {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
         CommandGroups.registerAll(commands);
+        Subcommands.addKnown(commands);
+        acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(), config.requirepass());
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -116,9 +122,8 @@ public final class RedisServer implements AutoCloseable {
     private void accept(SocketChannel ch) {
         stats.connectionsReceived.increment();
         long id = nextClientId.getAndIncrement();
-        boolean needsAuth = config.requirepass() != null;
         ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
-                clock.getAsLong(), !needsAuth);
+                clock.getAsLong(), acl.defaultUserOpen());
         ClientConnection connection = new ClientConnection(session, executor, () -> connections.remove(id));
         if (connections.size() >= config.maxclients()) {
             stats.rejectedConnections.increment();
@@ -129,7 +134,7 @@ public final class RedisServer implements AutoCloseable {
         if (config.timeoutSeconds() > 0) {
             ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds(), TimeUnit.SECONDS));
         }
-        ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> !session.authenticated()));
+        ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> acl.authRequired(session)));
         ch.pipeline().addLast(connection);
     }
 
@@ -150,6 +155,9 @@ public final class RedisServer implements AutoCloseable {
     /** Stops listening, closes every connection and waits for the event loops to end. */
     @Override
     public void close() {
+        if (acl != null) {
+            acl.close();
+        }
         if (listener != null) {
             listener.close().syncUninterruptibly();
         }
@@ -216,8 +224,31 @@ public final class RedisServer implements AutoCloseable {
         }
 
         @Override
+        public AccessControl acl() {
+            return acl;
+        }
+
+        @Override
         public ServerStats stats() {
             return stats;
+        }
+    }
+
+    /** The connections as the ACL sees them: to close those of deleted users, and for ACL LOG. */
+    private final class AclClients implements AccessControl.Clients {
+        @Override
+        public Collection<ClientSession> all() {
+            return context.clients();
+        }
+
+        @Override
+        public void kill(ClientSession session) {
+            context.kill(session.id());
+        }
+
+        @Override
+        public String describe(ClientSession session, long nowMillis) {
+            return ClientCommand.describe(session, nowMillis);
         }
     }
 
