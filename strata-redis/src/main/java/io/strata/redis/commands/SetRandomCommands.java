@@ -73,9 +73,10 @@ final class SetRandomCommands {
                     ? CompletableFuture.completedFuture(Reply.NULL_BULK)
                     : pop(inv, tr, key, meta, 1).thenApply(members -> Reply.bulk(members.get(0))));
         }
-        long count = Numbers.parseLong(inv.arg(2), RedisException.NOT_INTEGER);
+        String notPositive = "ERR value is out of range, must be positive"; // for a non-number too, as in Redis
+        long count = Numbers.parseLong(inv.arg(2), notPositive);
         if (count < 0) {
-            throw new RedisException("ERR value is out of range, must be positive");
+            throw new RedisException(notPositive);
         }
         return SetValues.getForWrite(inv, tr, key).thenCompose(meta -> meta == null || count == 0
                 ? CompletableFuture.completedFuture(Reply.set(List.of()))
