@@ -1,23 +1,16 @@
 package io.strata.redis.commands;
 
-import org.roaringbitmap.longlong.LongIterator;
-import org.roaringbitmap.longlong.Roaring64Bitmap;
-
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * Random picks from a set held as a bitmap of ids, by rank: a rank drawn uniformly from
- * {@code [0, size)} names each member with probability exactly {@code 1/size}, so picks are
+ * Random ranks for picks from a set ({@code RoaringSet.select} turns them into ids): a rank
+ * drawn uniformly from {@code [0, size)} names each member with probability exactly {@code 1/size}, so picks are
  * uniform however the ids cluster in containers (unlike Redis, whose picks from a hash table
  * are only close to uniform). Stateless.
  */
 final class RandomRanks {
-    /** Below this many picks, each is found with {@code select}; above, one walk of the bitmap finds all. */
-    private static final int SELECT_AT_MOST = 32;
-
     private RandomRanks() {
     }
 
@@ -71,34 +64,6 @@ final class RandomRanks {
             out[n++] = v;
         }
         return out;
-    }
-
-    /** The ids at {@code ranks} (in the bitmap's unsigned order), in the order of {@code ranks}. */
-    static long[] idsAt(Roaring64Bitmap bitmap, long[] ranks) {
-        long[] ids = new long[ranks.length];
-        if (ranks.length <= SELECT_AT_MOST) {
-            for (int i = 0; i < ranks.length; i++) {
-                ids[i] = bitmap.select(ranks[i]);
-            }
-            return ids;
-        }
-        // Sort (rank, position) pairs by rank, then walk the bitmap once.
-        Integer[] order = new Integer[ranks.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compare(ranks[a], ranks[b]));
-        LongIterator it = bitmap.getLongIterator();
-        long rank = -1;
-        long id = 0;
-        for (int i : order) {
-            while (rank < ranks[i]) {
-                id = it.next();
-                rank++;
-            }
-            ids[i] = id;
-        }
-        return ids;
     }
 
     private static void shuffle(RandomGenerator random, long[] a) {

@@ -16,9 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * SRANDMEMBER and SPOP. A pick reads the set's ids as a bitmap (one range read of its
- * containers: cheap for the dense ids the interner gives, see KeyStore.interner) and draws
- * ranks uniformly ({@link RandomRanks}), then looks up only the picked members.
+ * SRANDMEMBER and SPOP. A pick reads the set's counter, draws ranks uniformly from
+ * {@code [0, size)} ({@link RandomRanks}), finds the ids at those ranks with
+ * {@link RoaringSet#select} (one range read of the containers, decoding only those that hold
+ * a pick: cheap for the dense ids the interner gives, see KeyStore.interner) and looks up
+ * only the picked members.
  *
  * <p>Redis's rules: without a count, one member (nil if the key is missing). SRANDMEMBER
  * with a count {@code n >= 0} gives {@code min(n, size)} distinct members; {@code n < 0}
@@ -86,33 +88,34 @@ final class SetRandomCommands {
     /** Removes {@code count} random members (all if fewer) and returns them; deletes the key when emptied. */
     private static CompletableFuture<List<byte[]>> pop(Invocation inv, Transaction tr, byte[] key, KeyMeta meta, long count) {
         RoaringSet set = ids(inv, meta);
-        return set.toBitmap(tr).thenCompose(bitmap -> {
-            long size = bitmap.getLongCardinality();
+        return set.cardinality(tr).thenCompose(size -> {
             if (count >= size) {
-                keys(inv).delete(tr, inv.db(), key, meta);
-                return SetValues.strings(inv, tr, bitmap);
+                return set.toBitmap(tr).thenCompose(bitmap -> {
+                    keys(inv).delete(tr, inv.db(), key, meta);
+                    return SetValues.strings(inv, tr, bitmap);
+                });
             }
-            long[] picked = RandomRanks.idsAt(bitmap, RandomRanks.distinct(ThreadLocalRandom.current(), size, Math.toIntExact(count)));
-            return set.removeAll(tr, picked).thenCompose(removed -> {
+            long[] ranks = RandomRanks.distinct(ThreadLocalRandom.current(), size, Math.toIntExact(count));
+            return set.select(tr, ranks).thenCompose(picked -> set.removeAll(tr, picked).thenCompose(removed -> {
                 keys(inv).touch(tr, inv.db(), key);
                 return SetValues.strings(inv, tr, picked);
-            });
+            }));
         });
     }
 
     /** {@code count} random members: distinct (at most the whole set) or with repetition. */
     private static CompletableFuture<List<byte[]>> pick(Invocation inv, Transaction tr, KeyMeta meta, long count,
                                                         boolean repeat) {
-        return ids(inv, meta).toBitmap(tr).thenCompose(bitmap -> {
-            long size = bitmap.getLongCardinality();
+        RoaringSet set = ids(inv, meta);
+        return set.cardinality(tr).thenCompose(size -> {
             if (!repeat && count >= size) {
-                return SetValues.strings(inv, tr, bitmap);
+                return set.toBitmap(tr).thenCompose(bitmap -> SetValues.strings(inv, tr, bitmap));
             }
             ThreadLocalRandom random = ThreadLocalRandom.current();
             long[] ranks = repeat
                     ? RandomRanks.withRepetition(random, size, Math.toIntExact(count))
                     : RandomRanks.distinct(random, size, Math.toIntExact(count));
-            return SetValues.strings(inv, tr, RandomRanks.idsAt(bitmap, ranks));
+            return set.select(tr, ranks).thenCompose(picked -> SetValues.strings(inv, tr, picked));
         });
     }
 }
