@@ -31,7 +31,7 @@ class IntersectionCounterTest {
     @Test
     void countsWhatAndComputesOnRandomSetsOfMixedShapes() {
         Random random = new Random(7);
-        for (int round = 0; round < 20; round++) {
+        for (int round = 0; round < 6; round++) {
             for (RoaringSet s : List.of(a, b, c)) {
                 s.clear(db).join();
                 s.addAll(db, randomMembers(random), 100_000).join();
