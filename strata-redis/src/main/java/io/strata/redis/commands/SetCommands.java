@@ -30,6 +30,22 @@ import java.util.concurrent.CompletableFuture;
  * long to intern, a bad argument) before its first write, so that inside MULTI/EXEC an error
  * leaves nothing behind. Members are interned only once the key is known to be a set (or
  * absent): a refused SADD interns nothing.
+ *
+ * <h2>Where this differs from Redis 7.0</h2>
+ * <ul>
+ *   <li>Members longer than the interner's limit (about 9,980 bytes) are refused
+ *       ({@code ERR set members longer than N bytes are not supported}).</li>
+ *   <li>Interned members are never freed (see {@code KeyStore.interner}).</li>
+ *   <li>Replies list members in id order (roughly first-seen order), not hash order; there
+ *       is no intset/listpack/hashtable encoding to report.</li>
+ *   <li>SSCAN returns every member present for the whole scan exactly once and honours
+ *       COUNT for small sets too (Redis returns a small set whole).</li>
+ *   <li>A negative SRANDMEMBER count above {@link SetRandomCommands#MAX_REPEATED} is
+ *       refused; Redis would try to send it.</li>
+ *   <li>FoundationDB's transaction limits apply: a SADD whose new members' bytes approach
+ *       10 MB, or a STORE whose result's containers exceed about 9 MB, fails with a
+ *       database error (2101); a command whose reads take over 5 seconds fails (1007).</li>
+ * </ul>
  */
 final class SetCommands {
     private SetCommands() {
