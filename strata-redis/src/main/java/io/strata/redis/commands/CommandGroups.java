@@ -11,6 +11,7 @@ public final class CommandGroups {
         ConnectionCommands.register(table);
         TransactionCommands.register(table);
         StringCommands.register(table);
+        SetCommands.register(table);
         KeyCommands.register(table);
         HashCommands.register(table);
         ServerCommands.register(table);
