@@ -100,6 +100,10 @@ class SortedSetCommandsTest {
         assertThat(jedis.zunionstore("out", "a", "b")).isEqualTo(4);
         assertThat(jedis.zdiff("a", "b")).containsExactly("x");
         assertThat(jedis.zintercard("a", "b")).isEqualTo(2);
+        jedis.sadd("plain", "x", "v");
+        assertThat(jedis.zunionstore("out", "a", "plain")).isEqualTo(4);
+        assertThat(jedis.zscore("out", "x")).isEqualTo(2.0);
+        assertThat(jedis.zscore("out", "v")).isEqualTo(1.0);
         Tuple min = jedis.zpopmin("a");
         assertThat(min.getElement()).isEqualTo("x");
         assertThat(jedis.zpopmax("a", 5)).extracting(Tuple::getElement).containsExactly("z", "y");
