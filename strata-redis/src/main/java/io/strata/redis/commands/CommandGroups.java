@@ -16,5 +16,9 @@ public final class CommandGroups {
         HashCommands.register(table);
         ServerCommands.register(table);
         ScriptingCommands.register(table);
+        ZSetCommands.register(table);
+        ZRangeCommands.register(table);
+        ZPopCommands.register(table);
+        ZSetAlgebraCommands.register(table);
     }
 }
