@@ -12,6 +12,9 @@ public final class CommandGroups {
         TransactionCommands.register(table);
         StringCommands.register(table);
         KeyCommands.register(table);
+        BitCommands.register(table);
+        BitfieldCommand.register(table);
+        LcsCommand.register(table);
         ServerCommands.register(table);
     }
 }
