@@ -12,6 +12,8 @@ public final class CommandGroups {
         TransactionCommands.register(table);
         StringCommands.register(table);
         KeyCommands.register(table);
+        ScanCommand.register(table);
+        RandomKeyCommand.register(table);
         BitCommands.register(table);
         BitfieldCommand.register(table);
         LcsCommand.register(table);
