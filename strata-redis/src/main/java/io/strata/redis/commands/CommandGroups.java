@@ -14,6 +14,8 @@ public final class CommandGroups {
         KeyCommands.register(table);
         ScanCommand.register(table);
         RandomKeyCommand.register(table);
+        KeyCopyCommands.register(table);
+        ObjectCommand.register(table);
         BitCommands.register(table);
         BitfieldCommand.register(table);
         LcsCommand.register(table);
