@@ -16,6 +16,7 @@ public final class CommandGroups {
         RandomKeyCommand.register(table);
         KeyCopyCommands.register(table);
         ObjectCommand.register(table);
+        SortCommand.register(table);
         BitCommands.register(table);
         BitfieldCommand.register(table);
         LcsCommand.register(table);
