@@ -6,7 +6,6 @@ import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
-import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
