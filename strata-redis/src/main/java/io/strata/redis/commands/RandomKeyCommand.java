@@ -33,6 +33,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class RandomKeyCommand {
     private static final int BATCH = 64;
+    private static final int MAX_BATCH = 10_000;
 
     private RandomKeyCommand() {
     }
@@ -67,18 +68,24 @@ final class RandomKeyCommand {
 
     /** The first metadata key in {@code [from, to)} whose key has not expired, or null. */
     private static CompletableFuture<byte[]> liveFrom(ReadTransaction snap, byte[] from, byte[] to, long now) {
-        return snap.getRange(KeySelector.firstGreaterOrEqual(from), KeySelector.firstGreaterOrEqual(to), BATCH).asList()
+        return liveFrom(snap, from, to, now, BATCH);
+    }
+
+    /** Each further batch is twice as large, so a long run of expired keys costs few round trips (and little stack). */
+    private static CompletableFuture<byte[]> liveFrom(ReadTransaction snap, byte[] from, byte[] to, long now, int batch) {
+        return snap.getRange(KeySelector.firstGreaterOrEqual(from), KeySelector.firstGreaterOrEqual(to), batch).asList()
                 .thenCompose(kvs -> {
                     for (KeyValue kv : kvs) {
                         if (!KeyMeta.decode(kv.getValue()).expiredAt(now)) {
                             return CompletableFuture.completedFuture(kv.getKey());
                         }
                     }
-                    if (kvs.size() < BATCH) {
+                    if (kvs.size() < batch) {
                         return CompletableFuture.completedFuture(null);
                     }
-                    byte[] after = Arrays.copyOf(kvs.get(kvs.size() - 1).getKey(), kvs.get(kvs.size() - 1).getKey().length + 1);
-                    return liveFrom(snap, after, to, now);
+                    byte[] last = kvs.get(kvs.size() - 1).getKey();
+                    byte[] after = Arrays.copyOf(last, last.length + 1);
+                    return liveFrom(snap, after, to, now, Math.min(batch * 2, MAX_BATCH));
                 });
     }
 
