@@ -34,6 +34,9 @@ import java.util.concurrent.CompletableFuture;
  *       clears the source's: also O(n).</li>
  * </ul>
  * Both read the source serializably, so a concurrent change of it conflicts and one retries.
+ *
+ * <p>DUMP and RESTORE are not offered (clients get "ERR unknown command"): their payload is
+ * Redis's RDB serialization, which this server does not produce or read.
  */
 final class KeyCopyCommands {
     private KeyCopyCommands() {
