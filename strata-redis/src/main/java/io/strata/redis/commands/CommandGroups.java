@@ -14,6 +14,14 @@ public final class CommandGroups {
         SetCommands.register(table);
         KeyCommands.register(table);
         HashCommands.register(table);
+        ScanCommand.register(table);
+        RandomKeyCommand.register(table);
+        KeyCopyCommands.register(table);
+        ObjectCommand.register(table);
+        SortCommand.register(table);
+        BitCommands.register(table);
+        BitfieldCommand.register(table);
+        LcsCommand.register(table);
         ServerCommands.register(table);
         ScriptingCommands.register(table);
         ZSetCommands.register(table);

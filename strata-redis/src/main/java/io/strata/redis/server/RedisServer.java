@@ -68,6 +68,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private ExpiryCycle expiryCycle;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -94,6 +95,8 @@ public final class RedisServer implements AutoCloseable {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
         CommandGroups.registerAll(commands);
+        expiryCycle = new ExpiryCycle(database, keys, clock, stats);
+        expiryCycle.start();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -147,11 +150,19 @@ public final class RedisServer implements AutoCloseable {
         return stopped;
     }
 
-    /** Stops listening, closes every connection and waits for the event loops to end. */
+    /** Active expiry (tests and DEBUG SET-ACTIVE-EXPIRE turn it off and on). */
+    public ExpiryCycle expiryCycle() {
+        return expiryCycle;
+    }
+
+    /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
     @Override
     public void close() {
         if (listener != null) {
             listener.close().syncUninterruptibly();
+        }
+        if (expiryCycle != null) {
+            expiryCycle.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
