@@ -78,9 +78,10 @@ import java.util.concurrent.CompletableFuture;
  *       after {@code t} ADD to).</li>
  *   <li><b>{@code remove(x)}</b> of a present element: clears {@code (0, x)}; above
  *       {@code h(x)} ADDs -1 to {@code p_k}; at {@code k <= h(x)} reads {@code (k, x)}'s count
- *       {@code v} (conflict on that key), clears it and ADDs {@code v - 1} to {@code p_k}. Read
- *       conflict ranges: {@code (0, x)}, the same gaps and predecessor keys, and {@code (k, x)}
- *       for {@code k <= h(x)}.</li>
+ *       {@code v}, clears it and ADDs {@code v - 1} to {@code p_k}. Read conflict ranges:
+ *       {@code (0, x)} and the same gaps and predecessor keys; the gap
+ *       {@code ((k, p_k), (k, x)]} includes {@code (k, x)}, so {@code v} is the committed
+ *       count.</li>
  *   <li><b>Why counts stay exact.</b> Invariant, in every committed state: level {@code k}
  *       holds exactly the elements of height {@code >= k}, and every count is the number of
  *       elements from its key to the next key of its level. A change computes its writes from
