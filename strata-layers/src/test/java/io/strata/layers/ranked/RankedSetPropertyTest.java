@@ -65,7 +65,7 @@ class RankedSetPropertyTest {
         }
     }
 
-    @Property(tries = 80)
+    @Property(tries = 60)
     void behavesLikeATreeSetOfByteStrings(@ForAll("configs") Config config,
                                           @ForAll("transactions") List<List<Op>> transactions) {
         RankedSet set = new RankedSet(new Subspace(Tuple.from("p", NEXT_SET.incrementAndGet())),

@@ -70,7 +70,7 @@ class RankedSetReadCostTest {
         LongSummaryStatistics ranks = new LongSummaryStatistics();
         LongSummaryStatistics nths = new LongSummaryStatistics();
         LongSummaryStatistics counts = new LongSummaryStatistics();
-        for (int sample = 0; sample < 200; sample++) {
+        for (int sample = 0; sample < 120; sample++) {
             int i = random.nextInt(N);
             byte[] e = elements.get(i);
             long rank = keysRead(tr -> set.rank(tr, e).join().getAsLong(), ranks);
@@ -92,7 +92,7 @@ class RankedSetReadCostTest {
     void changesReadAKeyPerLevelAndAShortWalkPerTowerLevel() {
         LongSummaryStatistics adds = new LongSummaryStatistics();
         LongSummaryStatistics removes = new LongSummaryStatistics();
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 60; i++) {
             byte[] e = elements.get(i * 19 % N);
             keysReadInChange(tr -> set.remove(tr, e).join(), removes);
             keysReadInChange(tr -> set.add(tr, e).join(), adds); // as it was: the other test may run after
