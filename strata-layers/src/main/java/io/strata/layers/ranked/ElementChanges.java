@@ -90,8 +90,7 @@ final class ElementChanges {
                     if (value == null) {
                         throw new IllegalStateException("ranked set corrupt: element present at level 0 but not at level " + k);
                     }
-                    tr.addReadConflictKey(key);
-                    tr.clear(key);
+                    tr.clear(key); // value read: the predecessor's gap range includes this key, so it is the committed one
                     addTo(tr, k, p.element(), RankedSetLayout.decodeCount(value) - 1);
                 } else {
                     addTo(tr, k, p.element(), -1);

@@ -45,9 +45,10 @@ final class LevelNeighbours {
 
     /**
      * Makes the predecessor read serializable for what it is used for: no key of its level may
-     * appear between the predecessor and {@code element} (inclusive), and the predecessor must
-     * stay in the set. Its own key is left out, because concurrent changes ADD to it; its level-0
-     * key stands for it (the head is never removed and needs none).
+     * appear or change between the predecessor and {@code element}, the element's own key
+     * included (for a tower being removed, that is the count it merges), and the predecessor
+     * must stay in the set. Its own key is left out, because concurrent changes ADD to it; its
+     * level-0 key stands for it (the head is never removed and needs none).
      */
     void conflictOn(Transaction tr, Predecessor p, byte[] element) {
         tr.addReadConflictRange(layout.keyAfter(p.level(), p.element()), layout.keyAfter(p.level(), element));

@@ -74,8 +74,10 @@ final class RankQueries {
             for (KeyValue kv : kvs) {
                 long count = RankedSetLayout.decodeCount(kv.getValue());
                 if (left < count) {
+                    // The walk below stays within this key's span, so never needs more rows than it counts.
                     byte[] next = layout.element(level, kv.getKey());
-                    return descend(snapshot, level - 1, next, layout.key(level - 1, next), left, firstBatch);
+                    int rows = (int) Math.min(firstBatch, count);
+                    return descend(snapshot, level - 1, next, layout.key(level - 1, next), left, rows);
                 }
                 left -= count;
             }

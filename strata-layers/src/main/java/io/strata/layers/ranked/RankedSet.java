@@ -33,7 +33,8 @@ import java.util.concurrent.CompletableFuture;
  * ({@code n / 2^((levels - 1) * fanoutBits)} keys in expectation): O(log n) while
  * {@code n <= 2^(levels * fanoutBits)}. The default, fanout 16 and 6 levels, stays logarithmic
  * to about 16 million elements and degrades gently beyond (the top level grows by one key per
- * million elements).
+ * million elements). The height function is not keyed: whoever chooses the elements can make
+ * them all flat (slow lookups) or all towers (more conflicts), never wrong answers.
  *
  * <h2>Key layout</h2>
  * {@code P} is the subspace's raw prefix; levels are tuple-encoded integers, elements are
@@ -78,9 +79,10 @@ import java.util.concurrent.CompletableFuture;
  *       after {@code t} ADD to).</li>
  *   <li><b>{@code remove(x)}</b> of a present element: clears {@code (0, x)}; above
  *       {@code h(x)} ADDs -1 to {@code p_k}; at {@code k <= h(x)} reads {@code (k, x)}'s count
- *       {@code v} (conflict on that key), clears it and ADDs {@code v - 1} to {@code p_k}. Read
- *       conflict ranges: {@code (0, x)}, the same gaps and predecessor keys, and {@code (k, x)}
- *       for {@code k <= h(x)}.</li>
+ *       {@code v}, clears it and ADDs {@code v - 1} to {@code p_k}. Read conflict ranges:
+ *       {@code (0, x)} and the same gaps and predecessor keys; the gap
+ *       {@code ((k, p_k), (k, x)]} includes {@code (k, x)}, so {@code v} is the committed
+ *       count.</li>
  *   <li><b>Why counts stay exact.</b> Invariant, in every committed state: level {@code k}
  *       holds exactly the elements of height {@code >= k}, and every count is the number of
  *       elements from its key to the next key of its level. A change computes its writes from
@@ -93,15 +95,15 @@ import java.util.concurrent.CompletableFuture;
  *       membership is as read. The writes left outside the conflict ranges are ADDs, which
  *       commute: two changes that ADD to the same count in either order leave the same sum.</li>
  *   <li><b>Who conflicts with whom.</b> Changes of the same element conflict (both read and
- *       write {@code (0, x)}). Changes of two different elements {@code x < y} conflict only if
- *       {@code h = h(x) >= 1} and {@code y <= next_h(x)}, the next tower at least as tall as
- *       {@code x}'s: {@code y} lies in the stretch whose counts {@code x}'s tower splits or
- *       merges, and {@code x} is {@code y}'s predecessor at some level or {@code y} is a
- *       tower in {@code x}'s gaps, spans or the tower closing one. Elements of height 0 are {@code 1 - 2^-fanoutBits} of all (15 in 16 by
- *       default), and changes of them never conflict with each other, whatever the distance;
- *       the counts near the top (the heads especially) are ADDed to by many changes, but ADD
- *       takes no read conflict range. The Record Layer's tower build reads {@code p_k}'s count
- *       and so also conflicts with changes in {@code [p_k, x)}; here that half is gone.</li>
+ *       write {@code (0, x)}). Changes of two different elements {@code x < y} conflict only
+ *       if {@code x}'s tower has a height {@code h >= 1} and {@code y <= next_h(x)}, the next
+ *       tower at least as tall (as the two transactions see the set): {@code y} then lies in
+ *       the stretch whose count {@code x}'s tower splits or merges. Flat elements (height 0:
+ *       {@code 1 - 2^-fanoutBits} of all, 15 in 16 by default) never conflict with each other,
+ *       however close, though they ADD to the same counts near the top (the heads above all):
+ *       ADD takes no read conflict range. The Record Layer's tower build reads {@code p_k}'s
+ *       count and the level below from {@code p_k} to {@code x}, so it also conflicts with
+ *       every change in {@code [p_k, x)}; here that half is gone.</li>
  *   <li><b>{@code commit_unknown_result} (1021).</b> A retry is a new transaction that re-reads
  *       {@code (0, x)} serializably: if the first attempt committed, it finds {@code x} present
  *       (absent, for a remove) and writes nothing, so nothing is counted twice. What changes is
@@ -110,9 +112,9 @@ import java.util.concurrent.CompletableFuture;
  *       {@link #rank}, {@link #getNth}, {@link #count} and {@link #size} read the levels as
  *       snapshot reads and, on a serializable {@link ReadTransaction}, add one read conflict
  *       range on level 0 covering what the answer depends on: {@code rankOf(key)} the elements
- *       below {@code key}; {@code getNth} the elements up to the one found (the whole set if
- *       none); {@code count(begin, end)} exactly {@code [begin, end)}; {@code size} the whole
- *       set. So a serializable {@code count} conflicts only with changes inside its range,
+ *       below {@code key}; {@code rank(x)} those up to {@code x} inclusive; {@code getNth}
+ *       those up to the one found (the whole set if none); {@code count(begin, end)} exactly
+ *       {@code [begin, end)}; {@code size} the whole set. So a serializable {@code count} conflicts only with changes inside its range,
  *       never with count updates elsewhere that happened to touch its path. {@link #contains}
  *       and {@link #scan} are plain reads of level 0. Pass {@code tr.snapshot()} to read
  *       without conflicts.</li>
@@ -124,11 +126,14 @@ import java.util.concurrent.CompletableFuture;
  * may overlap freely.
  *
  * <h2>Cost</h2>
- * A change issues all its reads at once: one serializable get, one reverse range read of one
- * row per level above 0, and, for the rare towers (one element in 16 by default), a walk of
- * about {@code 2^fanoutBits} keys per level of the tower; it writes {@code levels} keys (a set
- * or clear at level 0, an ADD or set per level above). Each key carries the element, so a
- * change writes about {@code levels * (|P| + 2 + |x| + 8)} bytes.
+ * A change issues all its reads at once, one round trip: a serializable get, a reverse range
+ * read of one row per level above 0, and, for the rare towers (one element in 16 by default), a
+ * walk of about {@code 2^fanoutBits} keys per level of the tower (a removal reads the tower's
+ * counts instead). It writes level 0 once and ADDs to one count per level above, plus a set
+ * (add) or clear (remove) per level of its tower; each key carries the element, so a change
+ * writes about {@code levels * (|P| + 2 + |x| + 8)} bytes. A lookup takes one round trip per
+ * level. The heads and the counts near the top are ADDed to by most changes: no conflicts, but
+ * on a FoundationDB cluster a hot set's top keys are write hot spots of one storage team.
  *
  * <p>Thread-safe and immutable; it holds only the subspace and the configuration.
  */
