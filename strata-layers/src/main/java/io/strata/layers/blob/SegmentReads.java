@@ -9,8 +9,10 @@ import java.util.concurrent.CompletableFuture;
  * again with the segment: the bytes of a segment belong to the head read with them (one read
  * version), and the read goes on only while that head names the same content ({@code id} and
  * {@code revision}) as the first one. So every segment of one read belongs to one value.
+ *
+ * <p>Not final so that a test can interleave a change between two segments.
  */
-final class SegmentReads {
+class SegmentReads {
     private final BlobReads reads;
     private final TransactionBudget budget;
 
