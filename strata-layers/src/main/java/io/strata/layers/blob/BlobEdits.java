@@ -4,6 +4,7 @@ import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.layers.allocator.HighContentionAllocator;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +47,7 @@ final class BlobEdits {
                 .thenAccept(head -> {
                     for (long i = 0, n = head.chunkCount(); i < n; i++) {
                         int from = (int) (i * chunkSize);
-                        tr.set(layout.chunk(head.id(), i), java.util.Arrays.copyOfRange(value, from,
+                        tr.set(layout.chunk(head.id(), i), Arrays.copyOfRange(value, from,
                                 Math.min(from + chunkSize, value.length)));
                     }
                     tr.set(headKey, head.encode());
@@ -116,7 +117,7 @@ final class BlobEdits {
             byte[] lastKey = layout.chunk(head.id(), kept - 1);
             return tr.get(lastKey).thenApply(stored -> {
                 if (stored != null && stored.length > keptOfLast) {
-                    tr.set(lastKey, java.util.Arrays.copyOf(stored, keptOfLast)); // no byte may stay past the length
+                    tr.set(lastKey, Arrays.copyOf(stored, keptOfLast)); // no byte may stay past the length
                 }
                 return true;
             });

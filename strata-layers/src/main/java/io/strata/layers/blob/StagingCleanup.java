@@ -7,6 +7,7 @@ import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.async.AsyncUtil;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,8 +82,8 @@ final class StagingCleanup {
         });
     }
 
+    /** {@code key ++ 0x00}: the first key after {@code key}. */
     private static byte[] strictlyAfter(byte[] key) {
-        byte[] next = java.util.Arrays.copyOf(key, key.length + 1);
-        return next;
+        return Arrays.copyOf(key, key.length + 1);
     }
 }

@@ -10,8 +10,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -144,7 +146,7 @@ class BlobConcurrencyTest {
                     Integer v = null;
                     int n;
                     while ((n = in.read(buffer)) >= 0) {
-                        byte[] got = java.util.Arrays.copyOf(buffer, n);
+                        byte[] got = Arrays.copyOf(buffer, n);
                         v = v == null ? versionAt(got, at) : v;
                         check(tear, got, at, v);
                         at += n;
@@ -208,7 +210,7 @@ class BlobConcurrencyTest {
                 byte[] buffer = new byte[1_000];
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    check(tear, java.util.Arrays.copyOf(buffer, n), at, 1); // still the first value's bytes
+                    check(tear, Arrays.copyOf(buffer, n), at, 1); // still the first value's bytes
                     at += n;
                 }
             }).isInstanceOf(BlobChangedException.class);
@@ -225,7 +227,7 @@ class BlobConcurrencyTest {
         TransactionBudget budget = new TransactionBudget(store.settings().transactionBytes(), layout.maxChunkKeyBytes());
         SpanningReads spanning = new SpanningReads(new SegmentReads(new BlobReads(layout), budget) {
             @Override
-            java.util.concurrent.CompletableFuture<Segment> segment(Database d, byte[] n, BlobHead expected, long offset, long end) {
+            CompletableFuture<Segment> segment(Database d, byte[] n, BlobHead expected, long offset, long end) {
                 if (segments.incrementAndGet() == 3) {
                     store.write(db, name, content(2, 0, 40_000)).join();
                 }
@@ -266,7 +268,7 @@ class BlobConcurrencyTest {
             futures.add(pool.submit(() -> {
                 for (int i = 0; i < appends; i++) {
                     byte[] piece = new byte[CHUNK / 3 + i]; // pieces that straddle chunk boundaries
-                    java.util.Arrays.fill(piece, marker);
+                    Arrays.fill(piece, marker);
                     db.run(tr -> store.append(tr, name, piece).join());
                 }
                 return null;

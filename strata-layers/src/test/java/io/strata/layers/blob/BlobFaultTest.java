@@ -54,7 +54,7 @@ class BlobFaultTest {
         SplittableRandom random = new SplittableRandom(seed);
         int batch = store.bytesPerTransaction();
         byte[] value = null;
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 8; i++) {
             value = randomBytes(random.nextInt(6 * batch), seed + i);
             if (i % 2 == 0) {
                 store.write(db, name, value).join();
@@ -80,7 +80,7 @@ class BlobFaultTest {
         System.out.println("BlobFaultTest.inPlace seed=" + seed);
         SplittableRandom random = new SplittableRandom(seed);
         byte[] model = null;
-        for (int step = 0; step < 150; step++) {
+        for (int step = 0; step < 100; step++) {
             int kind = random.nextInt(10);
             if (kind < 5) {
                 long offset = random.nextInt(12 * CHUNK);

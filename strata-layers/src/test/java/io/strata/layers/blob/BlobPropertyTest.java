@@ -69,7 +69,7 @@ class BlobPropertyTest {
         }
     }
 
-    @Property(tries = 120)
+    @Property(tries = 100)
     void behavesLikeAByteArray(@ForAll("chunkSizes") int chunkSize, @ForAll("steps") List<List<Op>> steps) throws Exception {
         BlobStore store = new BlobStore(new Subspace(Tuple.from("p", NEXT_STORE.incrementAndGet())),
                 BlobSettings.defaults().withChunkSize(chunkSize).withTransactionBytes(3_000));

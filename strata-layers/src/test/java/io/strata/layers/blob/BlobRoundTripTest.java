@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.OptionalLong;
 
 import static io.strata.layers.blob.BlobTestSupport.name;
@@ -120,7 +121,7 @@ class BlobRoundTripTest {
             assertThat(in.readAllBytes()).isEqualTo(value);
         }
         assertThat(defaults.read(db, name, 11_999_990, 100).join())
-                .isEqualTo(java.util.Arrays.copyOfRange(value, 11_999_990, value.length));
+                .isEqualTo(Arrays.copyOfRange(value, 11_999_990, value.length));
         assertThat(BlobTestSupport.countKeys(db, defaults.subspace().get(2))).as("no staging record left").isZero();
         assertThat(defaults.delete(db, name).join()).isTrue();
         assertThat(BlobTestSupport.countKeys(db, defaults.subspace().get(1))).isZero();

@@ -35,7 +35,7 @@ final class BlobTestSupport {
         return db.readAsync(tr -> tr.getRange(subspace.range()).asList()).join();
     }
 
-    /** The key-value pairs under {@code subspace}, read in pages (for stores too large for one read). */
+    /** How many keys there are under {@code subspace}. */
     static long countKeys(Database db, Subspace subspace) {
         return db.readAsync(tr -> tr.getRange(subspace.range()).asList()).join().size();
     }
