@@ -28,7 +28,7 @@ import java.util.Objects;
 public record BlobSettings(int chunkSize, int transactionBytes, Duration lease) {
     /** FoundationDB's largest value. */
     public static final int MAX_CHUNK_SIZE = 100_000;
-    public static final int DEFAULT_CHUNK_SIZE = 65_536;
+    public static final int DEFAULT_CHUNK_SIZE = 16_384;
     public static final int DEFAULT_TRANSACTION_BYTES = 1_000_000;
     public static final int MAX_TRANSACTION_BYTES = 9_000_000;
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
