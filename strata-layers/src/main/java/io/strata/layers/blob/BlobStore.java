@@ -40,16 +40,16 @@ import java.util.concurrent.CompletableFuture;
  * <p>Chunk {@code i} of a value with chunk size {@code C} spans bytes
  * {@code [i*C, min((i+1)*C, length))}. A chunk key may be absent, or shorter than its span: the
  * missing bytes are zeros. No chunk stores a byte at or past the length. So padding (a write
- * past the end, a truncate upwards) is never stored: a SETRANGE at offset 500 MB writes one
- * chunk, not 500 MB of zeros. The head records the chunk size its value was written with, so
- * the store's setting may change: in-place edits keep the value's chunk size, whole writes
- * take the store's.
+ * past the end, a truncate upwards) is never stored: a SETRANGE at offset 500 MB writes the
+ * one or two chunks it touches, not 500 MB of zeros. The head records the chunk size its value
+ * was written with, so the store's setting may change: in-place edits keep the value's chunk
+ * size, whole writes take the store's.
  *
  * <h2>Chunk size: measured</h2>
  * The default, {@value BlobSettings#DEFAULT_CHUNK_SIZE} bytes (16 KiB), is where whole-value
  * transfers stop getting cheaper while small edits are still cheap. Measured with
  * {@code io.strata.layers.blob.BlobChunkSizeBenchmark} in strata-bench (JMH, one thread,
- * sampled time; medians of 5 one-second iterations after 5 of warm-up, one fork per cell;
+ * sampled time; medians of 5 one-second iterations after 2 or 5 of warm-up, one fork per cell;
  * four runs on 2026-11-25 between 19:36 and 20:04, {@code transactionBytes} 1,000,000) on the
  * engine in memory and on disk ({@code OS_BUFFERED}). The machine's 2 cores were shared with a
  * load average of 14 to 31, so single figures move by 2x; the table gives the range of the
@@ -77,7 +77,7 @@ import java.util.concurrent.CompletableFuture;
  * (on {@code (3)}), not from versionstamps: a blob created in a transaction must be readable
  * and editable in the same transaction (write then append, a Redis MULTI), and a versionstamped
  * key cannot be read before its transaction commits ({@code accessed_unreadable}, 1036); HCA
- * ids are also short (a 2-byte tuple integer for the first 255) and rarely conflict, unlike one
+ * ids are also short (a tuple integer of at most 2 bytes below 256) and rarely conflict, unlike one
  * counter. Ids are never reused. An allocation costs a few allocator reads and writes, paid
  * only when a blob is created or a staged write begins.
  *

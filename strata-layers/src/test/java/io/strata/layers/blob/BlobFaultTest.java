@@ -36,7 +36,7 @@ class BlobFaultTest {
     private final long seed = Long.getLong("strata.seed", System.nanoTime());
     private final AtomicLong skewNanos = new AtomicLong();
     private final Database db = Strata.builder()
-            .faults(FaultPolicy.seeded(seed).notCommitted(0.1).unknownResultCommitted(0.1).unknownResultNotCommitted(0.1).build())
+            .faults(FaultPolicy.seeded(seed).notCommitted(0.03).unknownResultCommitted(0.12).unknownResultNotCommitted(0.06).build())
             .nanoTime(() -> System.nanoTime() + skewNanos.get())
             .inMemory();
     private final BlobStore store = new BlobStore(new Subspace(Tuple.from("f")),
