@@ -11,10 +11,23 @@ public final class CommandGroups {
         ConnectionCommands.register(table);
         TransactionCommands.register(table);
         StringCommands.register(table);
+        SetCommands.register(table);
         KeyCommands.register(table);
         HashCommands.register(table);
+        ScanCommand.register(table);
+        RandomKeyCommand.register(table);
+        KeyCopyCommands.register(table);
+        ObjectCommand.register(table);
+        SortCommand.register(table);
+        BitCommands.register(table);
+        BitfieldCommand.register(table);
+        LcsCommand.register(table);
         ServerCommands.register(table);
         ScriptingCommands.register(table);
+        ZSetCommands.register(table);
+        ZRangeCommands.register(table);
+        ZPopCommands.register(table);
+        ZSetAlgebraCommands.register(table);
         AclCommands.register(table);
     }
 }

@@ -30,10 +30,18 @@ final class StringValues {
 
     /** Writes {@code value} as the key's string, keeping or replacing the expiry as {@code expireAt} says. */
     static void write(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old, byte[] value, long expireAt) {
-        if (value.length > INLINE_MAX) {
+        checkWritable(value.length);
+        keys.put(tr, db, key, old, KeyMeta.inlineString(value, expireAt));
+    }
+
+    /**
+     * Fails as {@link #write} would for a value of {@code length} bytes, so that a command that
+     * builds a value (SETBIT far out, BITFIELD) can refuse before allocating it.
+     */
+    static void checkWritable(long length) {
+        if (length > INLINE_MAX) {
             throw new RedisException("ERR string values larger than " + INLINE_MAX + " bytes are not supported yet");
         }
-        keys.put(tr, db, key, old, KeyMeta.inlineString(value, expireAt));
     }
 
     static KeyMeta requireString(KeyMeta m) {

@@ -4,6 +4,7 @@ import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.layers.allocator.HighContentionAllocator;
+import io.strata.layers.interning.StringInterner;
 import io.strata.redis.protocol.RedisException;
 
 import java.util.concurrent.CompletableFuture;
@@ -27,12 +28,21 @@ public final class KeyStore {
     private static final byte[] PLUS_ONE = {1, 0, 0, 0, 0, 0, 0, 0};
     private static final byte[] MINUS_ONE = {-1, -1, -1, -1, -1, -1, -1, -1};
 
+    /**
+     * Sequence bits of the member interner's ids: 2^8 sequences of 2^56 ids each. See
+     * {@link #interner()} for why so few.
+     */
+    static final int MEMBER_SEQUENCE_BITS = 8;
+
     private final Keyspace keyspace;
     private final HighContentionAllocator objectIds;
+    private final StringInterner members;
 
     public KeyStore(Keyspace keyspace) {
         this.keyspace = keyspace;
         this.objectIds = new HighContentionAllocator(keyspace.allocatorSubspace());
+        this.members = StringInterner.sharded(keyspace.internerSubspace(), MEMBER_SEQUENCE_BITS,
+                64 - MEMBER_SEQUENCE_BITS, 0);
     }
 
     public Keyspace keyspace() {
@@ -148,6 +158,39 @@ public final class KeyStore {
     /** Marks the key changed without rewriting its metadata (a collection's element changed). */
     public void touch(Transaction tr, int db, byte[] key) {
         tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, keyspace.stampKey(db, key), STAMP_PARAM);
+    }
+
+    /**
+     * The one interner of the server: set members (of every set, in every database) become
+     * uint64 ids here, so that the same member has the same id in every set and set algebra
+     * is bitmap algebra on the ids.
+     *
+     * <p><b>Allocator.</b> Random sharded sequences with only {@value #MEMBER_SEQUENCE_BITS}
+     * sequence bits ({@code ShardedSequenceAllocator}: an id is {@code sequence << 56 | n}).
+     * Versionstamp ids are out: they are known only at commit, and SADD must add the id to
+     * the set in the transaction that interns it. The High Contention Allocator costs one
+     * allocation per new member (a SADD of a thousand new members would make a thousand),
+     * and writes a reverse block per string. One counter makes every pair of concurrent
+     * SADDs of new members conflict. Sharded sequences reserve a whole batch with one
+     * counter read and write and give it consecutive ids, so a SADD's new members share one
+     * reverse block and, in the set, few roaring containers. The seed's 32 sequence bits
+     * would scatter members that arrive one per SADD over 2^32 sequences, a roaring
+     * container per member, which is where roaring algebra loses its advantage (see
+     * {@code SetAlgebra}); 8 bits keep every set's members in at most 256 dense runs (a
+     * million members fill a few hundred containers, not a million) while two concurrent
+     * interning transactions pick the same counter, and one retries, once in 256.
+     *
+     * <p><b>Never freed.</b> As in the interner's design, a mapping is forever: removing a
+     * member from its last set, or deleting the set, leaves its string and id in the
+     * interner. The interner grows with the number of distinct members ever added (about
+     * twice the member's bytes plus 8 per member); nothing can tell that an id is unused
+     * without reference counts, which would make every SADD and SREM write a shared key.
+     *
+     * <p>No cache: the interner's cache is filled only by calls that run their own
+     * transaction, and commands intern inside theirs.
+     */
+    public StringInterner interner() {
+        return members;
     }
 
     /** A new object id, unique in the keyspace. */

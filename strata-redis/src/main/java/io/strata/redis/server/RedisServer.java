@@ -72,6 +72,7 @@ public final class RedisServer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
     private AccessControl acl;
+    private ExpiryCycle expiryCycle;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -100,6 +101,8 @@ public final class RedisServer implements AutoCloseable {
         CommandGroups.registerAll(commands);
         Subcommands.addKnown(commands);
         acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(), config.requirepass());
+        expiryCycle = new ExpiryCycle(database, keys, clock, stats);
+        expiryCycle.start();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -152,7 +155,12 @@ public final class RedisServer implements AutoCloseable {
         return stopped;
     }
 
-    /** Stops listening, closes every connection and waits for the event loops to end. */
+    /** Active expiry (tests and DEBUG SET-ACTIVE-EXPIRE turn it off and on). */
+    public ExpiryCycle expiryCycle() {
+        return expiryCycle;
+    }
+
+    /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
     @Override
     public void close() {
         if (acl != null) {
@@ -160,6 +168,9 @@ public final class RedisServer implements AutoCloseable {
         }
         if (listener != null) {
             listener.close().syncUninterruptibly();
+        }
+        if (expiryCycle != null) {
+            expiryCycle.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
