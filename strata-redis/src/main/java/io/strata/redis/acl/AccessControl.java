@@ -132,6 +132,12 @@ public final class AccessControl implements AutoCloseable {
         return p == null ? new Denial(Denial.Reason.COMMAND, 0, spec.name()) : p.check(spec, args);
     }
 
+    /** Whether the session's user may run the request and read any key (SORT's BY and GET need it). */
+    public boolean allowsReadingAnyKey(ClientSession session, CommandSpec spec, byte[][] args) {
+        Permissions p = snapshot.permissions().get(session.user());
+        return p != null && p.allowsReadingAnyKey(spec, args);
+    }
+
     /** Records a denial in ACL LOG ({@code context}: {@code toplevel} or {@code multi}). */
     public void record(ClientSession session, Denial denial, String context, byte[][] args) {
         String object = denial.reason() == Denial.Reason.COMMAND ? denial.command() : AclText.of(args[denial.position()]);

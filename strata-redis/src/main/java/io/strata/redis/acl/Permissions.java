@@ -77,42 +77,91 @@ public final class Permissions {
         if (unrestricted) {
             return null;
         }
-        CommandCatalog.Entry entry = catalog.of(spec);
-        int id = entry == null ? -1 : entry.id;
-        List<KeyRef> keys = null;
+        Request request = new Request(spec, args);
         Denial.Reason relevant = Denial.Reason.COMMAND;
         int position = 0;
         for (Compiled s : selectors) {
-            Denial.Reason reason;
-            int at = 0;
-            if (!commandAllowed(s, spec, entry, id, args)) {
-                reason = Denial.Reason.COMMAND;
-            } else {
-                int deniedKey = -1;
-                if (!s.allKeys && KeySpecs.hasKeys(spec)) {
-                    if (keys == null) {
-                        keys = KeySpecs.keys(spec, args);
-                    }
-                    deniedKey = deniedKey(s, keys, args);
-                }
-                if (deniedKey >= 0) {
-                    reason = Denial.Reason.KEY;
-                    at = deniedKey;
-                } else {
-                    int deniedChannel = s.allChannels ? -1 : deniedChannel(s, spec, args);
-                    if (deniedChannel < 0) {
-                        return null;
-                    }
-                    reason = Denial.Reason.CHANNEL;
-                    at = deniedChannel;
-                }
+            long verdict = check(s, request);
+            if (verdict == ALLOWED) {
+                return null;
             }
+            Denial.Reason reason = Denial.Reason.values()[(int) (verdict >>> 32)];
+            int at = (int) verdict;
             if (reason.ordinal() > relevant.ordinal() || (reason == relevant && at > position)) {
                 relevant = reason;
                 position = at;
             }
         }
         return new Denial(relevant, position, spec.name());
+    }
+
+    /**
+     * Whether one selector allows the request and also reads every key (Redis's
+     * {@code ACLUserCheckCmdWithUnrestrictedKeyAccess} with read access): SORT's BY and GET
+     * patterns may read any key, so they need it.
+     */
+    public boolean allowsReadingAnyKey(CommandSpec spec, byte[][] args) {
+        Request request = new Request(spec, args);
+        for (Compiled s : selectors) {
+            if (check(s, request) == ALLOWED && readsAnyKey(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean readsAnyKey(Compiled s) {
+        if (s.allKeys) {
+            return true;
+        }
+        for (int i = 0; i < s.keyPatterns.length; i++) {
+            if ((s.keyAccess[i] & KeySpecs.READ) != 0 && GlobPattern.matchesAll(s.keyPatterns[i])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final long ALLOWED = -1;
+
+    /** A request being checked; its keys are found once, for whichever selector needs them first. */
+    private final class Request {
+        final CommandSpec spec;
+        final byte[][] args;
+        final CommandCatalog.Entry entry;
+        List<KeyRef> keys;
+
+        Request(CommandSpec spec, byte[][] args) {
+            this.spec = spec;
+            this.args = args;
+            this.entry = catalog.of(spec);
+        }
+
+        List<KeyRef> keys() {
+            if (keys == null) {
+                keys = KeySpecs.keys(spec, args);
+            }
+            return keys;
+        }
+    }
+
+    /** {@link #ALLOWED}, or the denial's reason (high 32 bits, its ordinal) and argument position (low 32 bits). */
+    private static long check(Compiled s, Request r) {
+        if (!commandAllowed(s, r.spec, r.entry, r.entry == null ? -1 : r.entry.id, r.args)) {
+            return denial(Denial.Reason.COMMAND, 0);
+        }
+        if (!s.allKeys && KeySpecs.hasKeys(r.spec)) {
+            int deniedKey = deniedKey(s, r.keys(), r.args);
+            if (deniedKey >= 0) {
+                return denial(Denial.Reason.KEY, deniedKey);
+            }
+        }
+        int deniedChannel = s.allChannels ? -1 : deniedChannel(s, r.spec, r.args);
+        return deniedChannel < 0 ? ALLOWED : denial(Denial.Reason.CHANNEL, deniedChannel);
+    }
+
+    private static long denial(Denial.Reason reason, int position) {
+        return ((long) reason.ordinal() << 32) | position;
     }
 
     private static boolean commandAllowed(Compiled s, CommandSpec spec, CommandCatalog.Entry entry, int id, byte[][] args) {
