@@ -274,6 +274,22 @@ class AclTest {
     }
 
     @Test
+    void sortPatternsNeedAUserThatMayReadAnyKey() {
+        admin.set("v1", "1");
+        admin.sadd("myset", "1");
+        acl(admin, "SETUSER", "s", "on", "nopass", "(+sort ~myset ~v*)");
+        try (Jedis j = as("s", "x")) {
+            assertThat(error(() -> run(j, "SORT", "myset", "BY", "v*")))
+                    .isEqualTo("ERR BY option of SORT denied due to insufficient ACL permissions.");
+            assertThat(error(() -> run(j, "SORT", "myset", "GET", "v*")))
+                    .isEqualTo("ERR GET option of SORT denied due to insufficient ACL permissions.");
+            assertThat(run(j, "SORT", "myset", "BY", "nosort")).isEqualTo(List.of("1"));
+            acl(admin, "SETUSER", "s", "clearselectors", "(+sort ~myset %R~*)");
+            assertThat(run(j, "SORT", "myset", "BY", "v*")).isEqualTo(List.of("1"));
+        }
+    }
+
+    @Test
     void dryRunAnswersWithoutRunning() {
         acl(admin, "SETUSER", "t", "+@all", "%R~read*", "%W~write*", "%RW~rw*");
         assertThat(acl(admin, "DRYRUN", "t", "GET", "read")).isEqualTo("OK");
