@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.apple.foundationdb.Database;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.strata.Strata;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.RedisServer;
@@ -25,7 +31,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.util.KeyValue;
 
 /**
- * ACL over TCP with Jedis: rules and their descriptions, AUTH as users, NOPERM for commands,
+ * ACL over TCP with Jedis (and Lettuce's RESP3 login with HELLO): rules and their descriptions, AUTH as users, NOPERM for commands,
  * subcommands and keys, MULTI/EXEC, DRYRUN, LOG, the default user, and users shared through the
  * database — across a restart and between two servers on one database. Expected replies are
  * Redis 7.0.15's.
@@ -146,6 +152,25 @@ class AclTest {
             Object reply = j.sendCommand(Command.ACL, "GETUSER", "default");
             assertThat(reply).isInstanceOf(List.class);
             assertThat(((List<?>) reply).get(0)).isInstanceOf(KeyValue.class);
+        }
+    }
+
+    @Test
+    void lettuceLogsInAsAUserWithHelloOverResp3() {
+        acl(admin, "SETUSER", "lettuce", "on", ">lpw", "+@read", "+hello", "~k*");
+        admin.set("k1", "v");
+        RedisURI uri = RedisURI.builder().withHost("127.0.0.1").withPort(server.port())
+                .withAuthentication("lettuce", "lpw".toCharArray()).build();
+        RedisClient client = RedisClient.create(uri);
+        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            assertThat(c.sync().get("k1")).isEqualTo("v");
+            assertThatThrownBy(() -> c.sync().get("other")).isInstanceOf(RedisCommandExecutionException.class)
+                    .hasMessage("NOPERM this user has no permissions to access one of the keys used as arguments");
+            assertThatThrownBy(() -> c.sync().set("k1", "w")).isInstanceOf(RedisCommandExecutionException.class)
+                    .hasMessage("NOPERM this user has no permissions to run the 'set' command");
+        } finally {
+            client.shutdown();
         }
     }
 
