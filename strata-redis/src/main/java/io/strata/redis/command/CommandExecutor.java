@@ -104,8 +104,8 @@ public final class CommandExecutor {
         CompletableFuture<Reply> result;
         try {
             result = inv.spec().kind() == CommandSpec.Kind.LOCAL
-                    ? inv.spec().handler().execute(inv, null)
-                    : server.database().runAsync(tr -> inv.spec().handler().execute(inv, tr));
+                    ? inv.execute(null)
+                    : server.database().runAsync(inv::execute);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
@@ -137,12 +137,7 @@ public final class CommandExecutor {
             chain = chain.thenCompose(ignored -> {
                 CommandSpec spec = server.commands().lookup(args[0]);
                 Invocation inv = new Invocation(args, session, server, spec);
-                CompletableFuture<Reply> one;
-                try {
-                    one = spec.handler().execute(inv, spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
-                } catch (RuntimeException e) {
-                    one = CompletableFuture.failedFuture(e);
-                }
+                CompletableFuture<Reply> one = inv.execute(spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
                 return one.handle((reply, error) -> {
                     if (error == null) {
                         replies.add(reply);

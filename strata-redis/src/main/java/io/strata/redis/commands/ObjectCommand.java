@@ -69,7 +69,7 @@ final class ObjectCommand {
                     if (m.type() != RedisType.STRING || m.isObject()) {
                         return Invocation.done(Reply.ONE);
                     }
-                    return StringValues.read(tr, m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
+                    return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
                 case "idletime":
                     return Invocation.done(Reply.ZERO);
                 default:
@@ -87,7 +87,7 @@ final class ObjectCommand {
         if (m.isObject()) {
             return CompletableFuture.completedFuture("raw");
         }
-        return StringValues.read(tr, m).thenApply(ObjectCommand::stringEncoding);
+        return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(ObjectCommand::stringEncoding);
     }
 
     /** Redis's {@code tryObjectEncoding} for a value as SET stores it. */
