@@ -31,6 +31,9 @@ public final class ClientSession {
     private volatile String libVersion = "";
     private volatile boolean closeRequested;
     private List<byte[][]> multiQueue;
+    private boolean repliesOff;
+    private boolean skipNextReply;
+    private boolean skipThisReply;
     private boolean multiDirty;
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
 
@@ -182,7 +185,45 @@ public final class ClientSession {
         return q;
     }
 
+    /** The requests queued since MULTI (a copy); empty outside MULTI. */
+    public List<byte[][]> queued() {
+        return multiQueue == null ? List.of() : List.copyOf(multiQueue);
+    }
+
     public Map<WatchedKey, WatchState> watched() {
         return watched;
+    }
+
+    // ---------------------------------------------------------------- CLIENT REPLY
+
+    /** CLIENT REPLY ON: every reply is sent again. */
+    public void repliesOn() {
+        repliesOff = false;
+        skipNextReply = false;
+        skipThisReply = false;
+    }
+
+    /** CLIENT REPLY OFF: no reply is sent (this command's neither) until CLIENT REPLY ON. */
+    public void repliesOff() {
+        repliesOff = true;
+    }
+
+    /** CLIENT REPLY SKIP: neither this command's reply nor the next command's is sent. */
+    public void skipNextReply() {
+        if (!repliesOff) {
+            skipThisReply = true;
+            skipNextReply = true;
+        }
+    }
+
+    /**
+     * Whether the reply of the command that just ran is to be dropped; called once per command,
+     * it also moves a pending SKIP on to the next command.
+     */
+    public boolean dropReply() {
+        boolean drop = repliesOff || skipThisReply;
+        skipThisReply = skipNextReply;
+        skipNextReply = false;
+        return drop;
     }
 }

@@ -8,22 +8,32 @@ import io.strata.redis.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Runs requests: finds the command, checks what Redis checks before running one (in Redis's
- * order: unknown command, arity, authentication, MULTI queueing), then runs it — a data
- * command in a transaction of its own, retried on conflicts as fdb-java's {@code runAsync}
- * retries, so every command is atomic and sees a consistent snapshot.
+ * Runs requests: finds the command (or subcommand), checks what Redis checks before running
+ * one (in Redis's order: unknown command, arity, protected commands, authentication, MULTI
+ * queueing), then runs it — a data command in a transaction of its own, retried on conflicts
+ * as fdb-java's {@code runAsync} retries, so every command is atomic and sees a consistent
+ * snapshot.
+ *
+ * <p>After a command has its reply, the executor accounts for it as Redis's {@code call()}
+ * does: command and error statistics, the slow log, and the MONITOR feed; a command refused
+ * before running counts as a rejected call. The commands EXEC ran count one by one, after
+ * EXEC's transaction committed (never for an attempt that was retried).
  */
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
     private static final Set<String> MULTI_CONTROL = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
 
     private final ServerContext server;
+    /** How long each command of a session's EXEC ran, in its last attempt; taken when EXEC completes. */
+    private final Map<Long, long[]> execDurations = new ConcurrentHashMap<>();
 
     public CommandExecutor(ServerContext server) {
         this.server = server;
@@ -31,26 +41,31 @@ public final class CommandExecutor {
 
     /** Executes one request of {@code session}; the future never fails: errors are error replies. */
     public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
-        server.stats().commandsProcessed.increment();
-        CommandSpec spec = server.commands().lookup(args[0]);
+        CommandSpec spec = server.commands().resolve(args);
         if (spec == null) {
-            return rejected(session, unknownCommand(args));
+            return rejected(session, null, server.commands().unknownError(args));
         }
-        session.commandStarted(spec.name(), server.clock().getAsLong());
+        long startMillis = server.clock().getAsLong();
+        session.commandStarted(spec.name(), startMillis);
         if (!spec.acceptsArgumentCount(args.length)) {
-            return rejected(session, arityError(spec.name()));
+            return rejected(session, spec, arityError(spec.name()));
+        }
+        if (spec.has(CommandFlag.PROTECTED) && !server.settings().debugAllowed(isLocal(session))) {
+            return rejected(session, spec, protectedError(spec.name()));
         }
         if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
-            return rejected(session, "NOAUTH Authentication required.");
+            return rejected(session, spec, "NOAUTH Authentication required.");
         }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
             if (spec.has(CommandFlag.NO_MULTI)) {
-                return rejected(session, "ERR Command not allowed inside a transaction");
+                return rejected(session, spec, "ERR Command not allowed inside a transaction");
             }
             session.queue(args);
             return CompletableFuture.completedFuture(Reply.QUEUED);
         }
+        List<byte[][]> transaction = spec.name().equals("exec") && session.inMulti() ? session.queued() : null;
         Invocation inv = new Invocation(args, session, server, spec);
+        long startNanos = System.nanoTime();
         CompletableFuture<Reply> result;
         try {
             if (spec.kind() == CommandSpec.Kind.LOCAL) {
@@ -61,7 +76,15 @@ public final class CommandExecutor {
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
-        return result.handle((reply, error) -> error == null ? reply : errorReply(error));
+        return result.handle((reply, error) -> {
+            Reply r = error == null ? reply : errorReply(error);
+            long micros = (System.nanoTime() - startNanos) / 1000;
+            if (transaction != null) {
+                accountTransaction(session, transaction, r);
+            }
+            account(session, spec, args, startMillis, micros, r);
+            return r;
+        });
     }
 
     /**
@@ -71,11 +94,16 @@ public final class CommandExecutor {
      */
     public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, Transaction tr) {
         List<Reply> replies = new ArrayList<>(requests.size());
+        long[] durations = new long[requests.size()];
+        execDurations.put(session.id(), durations);
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (byte[][] args : requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            byte[][] args = requests.get(i);
+            int index = i;
             chain = chain.thenCompose(ignored -> {
-                CommandSpec spec = server.commands().lookup(args[0]);
+                CommandSpec spec = server.commands().resolve(args);
                 Invocation inv = new Invocation(args, session, server, spec);
+                long start = System.nanoTime();
                 CompletableFuture<Reply> one;
                 try {
                     one = spec.handler().execute(inv, spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
@@ -83,6 +111,7 @@ public final class CommandExecutor {
                     one = CompletableFuture.failedFuture(e);
                 }
                 return one.handle((reply, error) -> {
+                    durations[index] = (System.nanoTime() - start) / 1000;
                     if (error == null) {
                         replies.add(reply);
                         return null;
@@ -101,9 +130,9 @@ public final class CommandExecutor {
 
     /** Checks a request for queueing in MULTI the way {@link #execute} would; null when it may be queued. */
     public String checkQueueable(ClientSession session, byte[][] args) {
-        CommandSpec spec = server.commands().lookup(args[0]);
+        CommandSpec spec = server.commands().resolve(args);
         if (spec == null) {
-            return unknownCommand(args);
+            return server.commands().unknownError(args);
         }
         if (!spec.acceptsArgumentCount(args.length)) {
             return arityError(spec.name());
@@ -111,18 +140,56 @@ public final class CommandExecutor {
         return null;
     }
 
-    private CompletableFuture<Reply> rejected(ClientSession session, String message) {
+    private CompletableFuture<Reply> rejected(ClientSession session, CommandSpec spec, String message) {
         if (session.inMulti()) {
             session.flagMultiError();
         }
-        server.stats().totalErrorReplies.increment();
+        if (spec != null) {
+            server.stats().command(spec.name()).rejectedCalls.increment();
+        }
+        server.stats().error(message);
         return CompletableFuture.completedFuture(Reply.error(message));
+    }
+
+    /** Counts a command that ran, and logs it to the slow log and the monitors. */
+    private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply) {
+        ServerStats stats = server.stats();
+        stats.commandsProcessed.increment();
+        if (reply.isError()) {
+            stats.error(((Reply.Error) reply).message());
+        }
+        stats.command(spec.name()).called(micros, reply.isError());
+        byte[][] shown = null;
+        if (!spec.has(CommandFlag.SKIP_SLOWLOG) && !spec.has(CommandFlag.BLOCKING)) {
+            shown = Redaction.shown(spec.name(), args);
+            server.slowlog().record(shown, startMillis / 1000, micros, session.address(), session.name(),
+                    server.settings().getLong("slowlog-log-slower-than"), server.settings().getLong("slowlog-max-len"));
+        }
+        if (!spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
+            server.monitors().feed(session, session.db(), shown != null ? shown : Redaction.shown(spec.name(), args),
+                    server.clock().getAsLong() * 1000);
+        }
+    }
+
+    /** Counts the commands an EXEC ran, once its transaction committed (its reply is their replies). */
+    private void accountTransaction(ClientSession session, List<byte[][]> queued, Reply execReply) {
+        long[] durations = execDurations.remove(session.id());
+        if (!(execReply instanceof Reply.Array) || ((Reply.Array) execReply).items().size() != queued.size()) {
+            return;
+        }
+        List<Reply> replies = ((Reply.Array) execReply).items();
+        long now = server.clock().getAsLong();
+        for (int i = 0; i < queued.size(); i++) {
+            CommandSpec spec = server.commands().resolve(queued.get(i));
+            if (spec != null) {
+                account(session, spec, queued.get(i), now, durations == null ? 0 : durations[i], replies.get(i));
+            }
+        }
     }
 
     /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */
     public Reply errorReply(Throwable error) {
         Throwable cause = unwrap(error);
-        server.stats().totalErrorReplies.increment();
         if (cause instanceof RedisException) {
             return Reply.error(cause.getMessage());
         }
@@ -140,8 +207,22 @@ public final class CommandExecutor {
         return t;
     }
 
+    /** Whether a client connects over the loopback interface (for {@code local} protected settings). */
+    public static boolean isLocal(ClientSession session) {
+        String a = session.address();
+        return a.startsWith("127.") || a.startsWith("0:0:0:0:0:0:0:1") || a.startsWith("::1") || a.startsWith("[::1]");
+    }
+
     static String arityError(String name) {
         return "ERR wrong number of arguments for '" + name + "' command";
+    }
+
+    private static String protectedError(String name) {
+        String command = name.toUpperCase(java.util.Locale.ROOT);
+        String option = name.equals("debug") ? "enable-debug-command" : "enable-module-command";
+        return "ERR " + command + " command not allowed. If the " + option + " option is set to \"local\", you can run it "
+                + "from a local connection, otherwise you need to set this option in the configuration file, and then "
+                + "restart the server.";
     }
 
     /** Redis 7's {@code unknown command '%.128s', with args beginning with: 'a' 'b' }: at most 128 characters of arguments. */
@@ -152,6 +233,8 @@ public final class CommandExecutor {
             list.append('\'').append(a, 0, Math.min(a.length(), 128 - list.length())).append("' ");
         }
         String name = new String(args[0], StandardCharsets.UTF_8);
-        return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128)) + "', with args beginning with: " + list;
+        String message = "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128)) + "', with args beginning with: " + list;
+        String note = UnsupportedFeatures.noteFor(name);
+        return note == null ? message : message + "(" + note + ")";
     }
 }

@@ -13,5 +13,13 @@ public final class CommandGroups {
         StringCommands.register(table);
         KeyCommands.register(table);
         ServerCommands.register(table);
+        CommandCommand.register(table);
+        InfoCommand.register(table);
+        ConfigCommand.register(table);
+        SlowlogCommand.register(table);
+        LatencyCommand.register(table);
+        MemoryCommand.register(table);
+        DebugCommand.register(table);
+        ScriptManagementCommands.register(table);
     }
 }

@@ -4,13 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
+import io.strata.redis.command.ServerStats;
 import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,7 +23,13 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Concurrency</h2>
  * Every field is used only on the channel's event loop. A request whose future completes on
  * another thread (the database's) comes back to the event loop to write its reply and start
- * the next one.
+ * the next one; so does a line sent to a MONITOR connection by another client ({@link #send}).
+ *
+ * <h2>Hostile input</h2>
+ * A protocol error is answered and the connection closed; every request before it in the
+ * same read still runs. A request named {@code POST} or {@code Host:} is a browser's HTTP
+ * request delivered to Redis's port (a cross-protocol attack): the connection closes at once
+ * without running it, as in Redis. Nothing of one connection's failure reaches another.
  *
  * <h2>Flow control</h2>
  * A client that pipelines faster than its requests run fills {@link #pending}; past
@@ -40,6 +47,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     private final ClientSession session;
     private final CommandExecutor executor;
+    private final ServerStats stats;
     private final Runnable onClose;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -47,9 +55,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private int unflushed;
     private boolean closing;
 
-    ClientConnection(ClientSession session, CommandExecutor executor, Runnable onClose) {
+    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Runnable onClose) {
         this.session = session;
         this.executor = executor;
+        this.stats = stats;
         this.onClose = onClose;
     }
 
@@ -91,13 +100,23 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 ctx.channel().config().setAutoRead(true);
             }
             if (next instanceof ProtocolException) {
-                write(Reply.error(((ProtocolException) next).getMessage()));
+                ProtocolException e = (ProtocolException) next;
+                if (e.replies()) {
+                    write(Reply.error(e.getMessage()));
+                }
                 closeAfterReplies();
                 return;
             }
-            CompletableFuture<Reply> reply = executor.execute(session, (byte[][]) next);
+            byte[][] request = (byte[][]) next;
+            if (isHttp(request)) {
+                closing = true;
+                pending.clear();
+                ctx.close();
+                return;
+            }
+            CompletableFuture<Reply> reply = executor.execute(session, request);
             if (reply.isDone()) {
-                write(reply.join());
+                answer(reply.join());
                 if (session.closeRequested()) {
                     closeAfterReplies();
                     return;
@@ -107,7 +126,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             running = true;
             reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
                 running = false;
-                write(r != null ? r : executor.errorReply(e));
+                answer(r != null ? r : executor.errorReply(e));
                 if (session.closeRequested()) {
                     closeAfterReplies();
                     return;
@@ -122,6 +141,34 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
+    /** Writes a command's reply unless CLIENT REPLY OFF or SKIP drops it. */
+    private void answer(Reply reply) {
+        if (!session.dropReply()) {
+            write(reply);
+        }
+    }
+
+    /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
+    private static boolean isHttp(byte[][] request) {
+        String name = new String(request[0], StandardCharsets.ISO_8859_1);
+        return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
+    }
+
+    /** Sends a message (a MONITOR line) from any thread; it is written on the connection's event loop. */
+    void send(Reply reply) {
+        if (ctx == null) {
+            return;
+        }
+        if (ctx.executor().inEventLoop()) {
+            write(reply);
+            if (!running) {
+                flush();
+            }
+        } else {
+            ctx.executor().execute(() -> send(reply));
+        }
+    }
+
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
     void write(Reply reply) {
         if (!ctx.channel().isActive()) {
@@ -129,6 +176,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         ByteBuf out = ctx.alloc().ioBuffer();
         RespEncoder.write(reply, session.protocol(), out);
+        stats.netOutputBytes.add(out.readableBytes());
         ctx.write(out, ctx.voidPromise());
         if (++unflushed >= FLUSH_EVERY) {
             flush();
@@ -160,13 +208,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent && !running) {
-            ctx.close();
-            return;
-        }
-        super.userEventTriggered(ctx, evt);
+    /** Closes the connection for idleness ({@code timeout}) unless a command is running (a blocked client). */
+    void closeIfIdle() {
+        ctx.executor().execute(() -> {
+            if (!running) {
+                ctx.close();
+            }
+        });
     }
 
     @Override
