@@ -140,6 +140,24 @@ class ProtocolHardeningTest {
     }
 
     @Test
+    void aClientOverTheQueryBufferLimitIsClosedWithoutAReply() throws Exception {
+        try (RunningServer small = RunningServer.start(io.strata.redis.command.RedisConfig.defaults()
+                .withParameter("client-query-buffer-limit", "1mb"));
+             RespSocket c = new RespSocket(small.port())) {
+            c.send("*2\r\n$4\r\nECHO\r\n$1500000\r\n");
+            byte[] chunk = new byte[64 * 1024];
+            try {
+                for (int i = 0; i < 20; i++) {
+                    c.send(chunk);
+                }
+            } catch (java.io.IOException closed) {
+                // the server may close before everything is sent
+            }
+            assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
     void httpRequestsAreDroppedWithoutAReply() throws IOException {
         try (RespSocket c = new RespSocket(server.port())) {
             c.send("POST / HTTP/1.1\r\nHost: localhost\r\n\r\n");

@@ -159,15 +159,14 @@ public final class CommandExecutor {
             stats.error(((Reply.Error) reply).message());
         }
         stats.command(spec.name()).called(micros, reply.isError());
-        byte[][] shown = null;
-        if (!spec.has(CommandFlag.SKIP_SLOWLOG) && !spec.has(CommandFlag.BLOCKING)) {
-            shown = Redaction.shown(spec.name(), args);
-            server.slowlog().record(shown, startMillis / 1000, micros, session.address(), session.name(),
-                    server.settings().getLong("slowlog-log-slower-than"), server.settings().getLong("slowlog-max-len"));
+        // Blocking commands are left out: their time is mostly waiting, which Redis does not count.
+        long slowerThan = server.settings().slowlogSlowerThan();
+        if (SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG) && !spec.has(CommandFlag.BLOCKING)) {
+            server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),
+                    session.name(), slowerThan, server.settings().slowlogMaxLength());
         }
-        if (!spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
-            server.monitors().feed(session, session.db(), shown != null ? shown : Redaction.shown(spec.name(), args),
-                    server.clock().getAsLong() * 1000);
+        if (server.monitors().size() > 0 && !spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
+            server.monitors().feed(session, session.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
         }
     }
 

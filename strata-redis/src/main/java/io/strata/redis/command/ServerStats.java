@@ -2,7 +2,6 @@ package io.strata.redis.command;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -28,7 +27,7 @@ public final class ServerStats {
     public final AtomicLong blockedClients = new AtomicLong();
     /** Operations and network rates sampled over the last seconds ({@code instantaneous_*}). */
     public final InstantaneousRates rates = new InstantaneousRates(this);
-    private final Map<String, CommandStats> commands = new ConcurrentSkipListMap<>();
+    private final Map<String, CommandStats> commands = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
     /** The counters of command {@code fullName} ({@code set}, {@code config|get}). */
@@ -36,9 +35,9 @@ public final class ServerStats {
         return commands.computeIfAbsent(fullName, n -> new CommandStats());
     }
 
-    /** Every command's counters, by full name in order. */
-    public Map<String, CommandStats> commands() {
-        return commands;
+    /** Every command's counters, by full name in order (a copy). */
+    public java.util.SortedMap<String, CommandStats> commands() {
+        return new java.util.TreeMap<>(commands);
     }
 
     /** Counts an error reply by its code (the message's first word: {@code ERR}, {@code WRONGTYPE} …). */

@@ -40,14 +40,24 @@ public final class SlowLog {
      * Logs a command if it ran for at least {@code slowerThanMicros} (a negative threshold
      * disables the log) and trims the log to {@code maxLength}.
      */
-    public synchronized void record(byte[][] args, long unixSeconds, long micros, String client, String clientName,
-                                    long slowerThanMicros, long maxLength) {
-        if (slowerThanMicros >= 0 && micros >= slowerThanMicros) {
-            entries.addFirst(new Entry(nextId++, unixSeconds, micros, shorten(args), client, clientName));
+    public void record(byte[][] args, long unixSeconds, long micros, String client, String clientName,
+                       long slowerThanMicros, long maxLength) {
+        // Most commands are fast: decide before taking the lock, so they never contend for it.
+        if (slowerThanMicros < 0 || micros < slowerThanMicros) {
+            return;
         }
-        while (entries.size() > maxLength) {
-            entries.removeLast();
+        List<byte[]> shortened = shorten(args);
+        synchronized (this) {
+            entries.addFirst(new Entry(nextId++, unixSeconds, micros, shortened, client, clientName));
+            while (entries.size() > maxLength) {
+                entries.removeLast();
+            }
         }
+    }
+
+    /** Whether a command that ran {@code micros} would be logged. */
+    public static boolean logs(long micros, long slowerThanMicros) {
+        return slowerThanMicros >= 0 && micros >= slowerThanMicros;
     }
 
     /** The newest {@code count} entries (all for a negative count), newest first. */

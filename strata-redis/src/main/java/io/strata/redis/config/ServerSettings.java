@@ -41,6 +41,8 @@ public final class ServerSettings {
     private final boolean durable;
     private volatile RedisConfig config;
     private volatile RespLimits limits;
+    private volatile long slowlogSlowerThan;
+    private volatile long slowlogMaxLength;
 
     /**
      * Settings from the server's start-up configuration: Redis's defaults, then the core
@@ -104,6 +106,16 @@ public final class ServerSettings {
         return limits;
     }
 
+    /** {@code slowlog-log-slower-than}, read on every command without a lookup. */
+    public long slowlogSlowerThan() {
+        return slowlogSlowerThan;
+    }
+
+    /** {@code slowlog-max-len}. */
+    public long slowlogMaxLength() {
+        return slowlogMaxLength;
+    }
+
     /** The configuration file the server was started with, or null. */
     public String configFile() {
         return configFile;
@@ -142,7 +154,6 @@ public final class ServerSettings {
      */
     public Map<String, String> matching(List<String> patterns) {
         Map<String, String> out = new LinkedHashMap<>();
-        Set<ConfigParameter> seen = new java.util.HashSet<>();
         for (String pattern : patterns) {
             if (GLOB_CHARACTERS.stream().noneMatch(pattern::contains)) {
                 ConfigParameter p = catalog.lookup(pattern);
@@ -159,7 +170,6 @@ public final class ServerSettings {
                 }
                 if (GlobPattern.matches(glob, e.getKey().getBytes(StandardCharsets.UTF_8), true)) {
                     out.put(e.getKey(), values.get(p.name()));
-                    seen.add(p);
                 }
             }
         }
@@ -279,6 +289,8 @@ public final class ServerSettings {
         config = new RedisConfig(values.get("bind"), Integer.parseInt(values.get("port")), pass.isEmpty() ? null : pass,
                 Integer.parseInt(values.get("databases")), (int) Math.min(Integer.MAX_VALUE, Long.parseLong(values.get("maxclients"))),
                 Integer.parseInt(values.get("timeout")), configFile, durable, Map.of());
+        slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
+        slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
         limits = RespLimits.REDIS_DEFAULTS.withMaxBulkBytes(Long.parseLong(values.get("proto-max-bulk-len")))
                 .withMaxQueryBytes(Long.parseLong(values.get("client-query-buffer-limit")));
     }
