@@ -30,6 +30,7 @@ public final class ClientSession {
     private volatile String libName = "";
     private volatile String libVersion = "";
     private volatile boolean closeRequested;
+    private volatile boolean pubsub;
     private List<byte[][]> multiQueue;
     private boolean repliesOff;
     private boolean skipNextReply;
@@ -142,6 +143,18 @@ public final class ClientSession {
 
     public void libVersion(String v) {
         libVersion = v;
+    }
+
+    /**
+     * Whether the connection is in Pub/Sub mode (subscribed to a channel or pattern); such a
+     * client waits for messages, so the idle {@code timeout} does not close it, as in Redis.
+     */
+    public boolean pubsub() {
+        return pubsub;
+    }
+
+    public void pubsub(boolean subscribed) {
+        this.pubsub = subscribed;
     }
 
     /** Whether the server should close the connection after the current reply (QUIT, CLIENT KILL). */

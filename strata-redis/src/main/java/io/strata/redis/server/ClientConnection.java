@@ -44,6 +44,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int RESUME_READING_AT = 1024;
     /** Replies written before a flush even if more are queued: bounds the outbound buffer. */
     private static final int FLUSH_EVERY = 256;
+    /**
+     * Bytes a MONITOR client may leave unread before it is closed: Redis's hard output limit
+     * for its class of clients is 256 MB; a client that cannot keep up must not exhaust the heap.
+     */
+    static final long MONITOR_OUTPUT_LIMIT = 256L * 1024 * 1024;
 
     private final ClientSession session;
     private final CommandExecutor executor;
@@ -160,6 +165,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (ctx.executor().inEventLoop()) {
+            if (ctx.channel().bytesBeforeWritable() > MONITOR_OUTPUT_LIMIT) {
+                ctx.close();
+                return;
+            }
             write(reply);
             if (!running) {
                 flush();

@@ -167,7 +167,7 @@ public final class RedisServer implements AutoCloseable {
         ch.pipeline().addLast(connection);
     }
 
-    /** Redis's client timeout: closes clients idle longer than {@code timeout} seconds (not monitors). */
+    /** Redis's client timeout: closes clients idle longer than {@code timeout} seconds (not monitors, not Pub/Sub clients). */
     private void closeIdleClients() {
         long timeout = settings.getLong("timeout");
         if (timeout <= 0) {
@@ -175,7 +175,8 @@ public final class RedisServer implements AutoCloseable {
         }
         long now = clock.getAsLong();
         for (ClientConnection c : connections.values()) {
-            if (!monitors.isMonitor(c.session().id()) && now - c.session().lastCommandMillis() > timeout * 1000) {
+            ClientSession s = c.session();
+            if (!monitors.isMonitor(s.id()) && !s.pubsub() && now - s.lastCommandMillis() > timeout * 1000) {
                 c.closeIfIdle();
             }
         }
