@@ -42,7 +42,12 @@ public final class MonitorFeed {
         Reply line = Reply.simple(format(db, client.address(), args, unixMicros));
         monitors.forEach((id, sink) -> {
             if (id != client.id()) {
-                sink.accept(line);
+                try {
+                    sink.accept(line);
+                } catch (RuntimeException closing) {
+                    // A monitor going away must not fail the command that fed it.
+                    monitors.remove(id);
+                }
             }
         });
     }
