@@ -148,6 +148,21 @@ class CommandIntrospectionTest {
     }
 
     @Test
+    void clientLibrariesParseTheReplies() {
+        assertThat(jedis.commandInfo("get", "config|get")).containsKeys("get", "config|get");
+        assertThat(jedis.commandDocs("set")).containsKey("set");
+        assertThat(jedis.commandGetKeys("mset", "a", "1", "b", "2")).containsExactly("a", "b");
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create("redis://127.0.0.1:" + server.port());
+        try (var c = client.connect()) {
+            var details = io.lettuce.core.models.command.CommandDetailParser.parse(c.sync().command());
+            assertThat(details).extracting(io.lettuce.core.models.command.CommandDetail::getName).contains("get", "config");
+            assertThat(c.sync().info("server")).contains("redis_version:7.0.15");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
     void resp3RepliesFlagsAsSetsAndDocsAsMaps() throws Exception {
         try (RespSocket c = new RespSocket(server.port())) {
             c.command("HELLO", "3").reply();
