@@ -30,7 +30,11 @@ public final class ClientSession {
     private volatile String libName = "";
     private volatile String libVersion = "";
     private volatile boolean closeRequested;
+    private volatile boolean pubsub;
     private List<byte[][]> multiQueue;
+    private boolean repliesOff;
+    private boolean skipNextReply;
+    private boolean skipThisReply;
     private boolean multiDirty;
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
 
@@ -141,6 +145,18 @@ public final class ClientSession {
         libVersion = v;
     }
 
+    /**
+     * Whether the connection is in Pub/Sub mode (subscribed to a channel or pattern); such a
+     * client waits for messages, so the idle {@code timeout} does not close it, as in Redis.
+     */
+    public boolean pubsub() {
+        return pubsub;
+    }
+
+    public void pubsub(boolean subscribed) {
+        this.pubsub = subscribed;
+    }
+
     /** Whether the server should close the connection after the current reply (QUIT, CLIENT KILL). */
     public boolean closeRequested() {
         return closeRequested;
@@ -182,7 +198,45 @@ public final class ClientSession {
         return q;
     }
 
+    /** The requests queued since MULTI (a copy); empty outside MULTI. */
+    public List<byte[][]> queued() {
+        return multiQueue == null ? List.of() : List.copyOf(multiQueue);
+    }
+
     public Map<WatchedKey, WatchState> watched() {
         return watched;
+    }
+
+    // ---------------------------------------------------------------- CLIENT REPLY
+
+    /** CLIENT REPLY ON: every reply is sent again. */
+    public void repliesOn() {
+        repliesOff = false;
+        skipNextReply = false;
+        skipThisReply = false;
+    }
+
+    /** CLIENT REPLY OFF: no reply is sent (this command's neither) until CLIENT REPLY ON. */
+    public void repliesOff() {
+        repliesOff = true;
+    }
+
+    /** CLIENT REPLY SKIP: neither this command's reply nor the next command's is sent. */
+    public void skipNextReply() {
+        if (!repliesOff) {
+            skipThisReply = true;
+            skipNextReply = true;
+        }
+    }
+
+    /**
+     * Whether the reply of the command that just ran is to be dropped; called once per command,
+     * it also moves a pending SKIP on to the next command.
+     */
+    public boolean dropReply() {
+        boolean drop = repliesOff || skipThisReply;
+        skipThisReply = skipNextReply;
+        skipNextReply = false;
+        return drop;
     }
 }

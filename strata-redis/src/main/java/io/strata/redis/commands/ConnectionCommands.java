@@ -26,7 +26,7 @@ final class ConnectionCommands {
 
     static void register(CommandTable t) {
         t.add("ping", -1, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ping(inv));
-        t.add("echo", 2, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
+        t.add("echo", 2, "loading stale fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
         t.add("quit", -1, "no_auth noscript loading stale fast allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
             inv.session().requestClose();
             return done(Reply.OK);
@@ -35,7 +35,7 @@ final class ConnectionCommands {
         t.add("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> auth(inv));
         t.add("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> hello(inv));
         t.add("reset", 1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> reset(inv));
-        t.add("client", -2, "", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ClientCommand.run(inv));
+        ClientCommand.register(t);
     }
 
     private static CompletableFuture<Reply> ping(Invocation inv) {
@@ -58,23 +58,14 @@ final class ConnectionCommands {
         if (inv.argc() > 3) {
             throw RedisException.syntax();
         }
-        String user = inv.argc() == 3 ? inv.argString(1) : "default";
-        String password = inv.argString(inv.argc() - 1);
-        if (inv.argc() == 2 && inv.server().config().requirepass() == null) {
+        byte[] user = inv.argc() == 3 ? inv.arg(1) : Authentication.DEFAULT_USER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] password = inv.arg(inv.argc() - 1);
+        if (inv.argc() == 2 && !Authentication.required(inv.server())) {
             throw new RedisException("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
-        authenticate(inv.session(), inv.server().config().requirepass(), user, password);
+        Authentication.authenticate(inv.server(), inv.session(), user, password);
         return done(Reply.OK);
-    }
-
-    /** Checks a user and password; the default user is the only one until ACL users exist. */
-    static void authenticate(ClientSession session, String requirepass, String user, String password) {
-        boolean ok = "default".equals(user) && (requirepass == null || requirepass.equals(password));
-        if (!ok) {
-            throw new RedisException("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        session.authenticate(user);
     }
 
     private static CompletableFuture<Reply> hello(Invocation inv) {
@@ -99,7 +90,7 @@ final class ConnectionCommands {
             String opt = inv.option(i);
             int left = inv.argc() - i - 1;
             if (opt.equals("AUTH") && left >= 2) {
-                authenticate(s, inv.server().config().requirepass(), inv.argString(i + 1), inv.argString(i + 2));
+                Authentication.authenticate(inv.server(), s, inv.arg(i + 1), inv.arg(i + 2));
                 i += 2;
             } else if (opt.equals("SETNAME") && left >= 1) {
                 setName = inv.argString(i + 1);
@@ -145,7 +136,9 @@ final class ConnectionCommands {
         s.db(0);
         s.protocol(2);
         s.name("");
-        s.deauthenticate(inv.server().config().requirepass() == null);
+        s.deauthenticate(!Authentication.required(inv.server()));
+        s.repliesOn();
+        inv.server().monitors().remove(s.id());
         return done(Reply.simple("RESET"));
     }
 }

@@ -4,15 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
+import io.strata.redis.command.ServerStats;
 import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
-import io.strata.redis.command.Invocation;
-
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +25,13 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Concurrency</h2>
  * Every field is used only on the channel's event loop. A request whose future completes on
  * another thread (the database's) comes back to the event loop to write its reply and start
- * the next one.
+ * the next one; so does a line sent to a MONITOR connection by another client ({@link #send}).
+ *
+ * <h2>Hostile input</h2>
+ * A protocol error is answered and the connection closed; every request before it in the
+ * same read still runs. A request named {@code POST} or {@code Host:} is a browser's HTTP
+ * request delivered to Redis's port (a cross-protocol attack): the connection closes at once
+ * without running it, as in Redis. Nothing of one connection's failure reaches another.
  *
  * <h2>Flow control</h2>
  * A client that pipelines faster than its requests run fills {@link #pending}; past
@@ -43,9 +48,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int FLUSH_EVERY = 256;
     /** Data requests of one connection sent to the database as one unit. */
     private static final int MAX_UNIT = 64;
+    /**
+     * Bytes a MONITOR client may leave unread before it is closed: Redis's hard output limit
+     * for its class of clients is 256 MB; a client that cannot keep up must not exhaust the heap.
+     */
+    static final long MONITOR_OUTPUT_LIMIT = 256L * 1024 * 1024;
 
     private final ClientSession session;
     private final CommandExecutor executor;
+    private final ServerStats stats;
     private final Runnable onClose;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -53,9 +64,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private int unflushed;
     private boolean closing;
 
-    ClientConnection(ClientSession session, CommandExecutor executor, Runnable onClose) {
+    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Runnable onClose) {
         this.session = session;
         this.executor = executor;
+        this.stats = stats;
         this.onClose = onClose;
     }
 
@@ -101,27 +113,37 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 ctx.channel().config().setAutoRead(true);
             }
             if (next instanceof ProtocolException) {
-                write(Reply.error(((ProtocolException) next).getMessage()));
+                ProtocolException e = (ProtocolException) next;
+                if (e.replies()) {
+                    write(Reply.error(e.getMessage()));
+                }
                 closeAfterReplies();
                 return;
             }
-            CommandExecutor.Prepared prepared = executor.prepare(session, (byte[][]) next);
+            byte[][] request = (byte[][]) next;
+            if (isHttp(request)) {
+                closing = true;
+                pending.clear();
+                ctx.close();
+                return;
+            }
+            CommandExecutor.Prepared prepared = executor.prepare(session, request);
             if (prepared.immediate() != null) {
-                write(prepared.immediate());
+                answer(prepared.immediate());
                 continue;
             }
             CompletableFuture<List<Reply>> replies;
-            if (prepared.isData() && executor.wouldRunAsData(session, (byte[][]) next)) {
-                List<Invocation> run = new ArrayList<>();
-                run.add(prepared.invocation());
+            if (prepared.isData() && executor.wouldRunAsData(session, request)) {
+                List<CommandExecutor.Prepared> run = new ArrayList<>();
+                run.add(prepared);
                 while (run.size() < MAX_UNIT && pending.peek() instanceof byte[][]
+                        && !isHttp((byte[][]) pending.peek())
                         && executor.wouldRunAsData(session, (byte[][]) pending.peek())) {
-                    CommandExecutor.Prepared more = executor.prepare(session, (byte[][]) pending.poll());
-                    run.add(more.invocation());
+                    run.add(executor.prepare(session, (byte[][]) pending.poll()));
                 }
                 replies = executor.runData(run);
             } else {
-                replies = executor.run(prepared.invocation()).thenApply(List::of);
+                replies = executor.run(prepared).thenApply(List::of);
             }
             if (replies.isDone()) {
                 if (!writeAll(replies.join())) {
@@ -145,16 +167,48 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
-    /** Writes replies; false when the connection is to close after them. */
+    /** Writes replies (each unless CLIENT REPLY OFF or SKIP drops it); false when the connection is to close after them. */
     private boolean writeAll(List<Reply> replies) {
         for (Reply r : replies) {
-            write(r);
+            answer(r);
         }
         if (session.closeRequested()) {
             closeAfterReplies();
             return false;
         }
         return true;
+    }
+
+    /** Writes a command's reply unless CLIENT REPLY OFF or SKIP drops it. */
+    private void answer(Reply reply) {
+        if (!session.dropReply()) {
+            write(reply);
+        }
+    }
+
+    /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
+    private static boolean isHttp(byte[][] request) {
+        String name = new String(request[0], StandardCharsets.ISO_8859_1);
+        return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
+    }
+
+    /** Sends a message (a MONITOR line) from any thread; it is written on the connection's event loop. */
+    void send(Reply reply) {
+        if (ctx == null) {
+            return;
+        }
+        if (ctx.executor().inEventLoop()) {
+            if (ctx.channel().bytesBeforeWritable() > MONITOR_OUTPUT_LIMIT) {
+                ctx.close();
+                return;
+            }
+            write(reply);
+            if (!running) {
+                flush();
+            }
+        } else {
+            ctx.executor().execute(() -> send(reply));
+        }
     }
 
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
@@ -164,6 +218,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         ByteBuf out = ctx.alloc().ioBuffer();
         RespEncoder.write(reply, session.protocol(), out);
+        stats.netOutputBytes.add(out.readableBytes());
         ctx.write(out, ctx.voidPromise());
         if (++unflushed >= FLUSH_EVERY) {
             flush();
@@ -195,13 +250,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent && !running) {
-            ctx.close();
-            return;
-        }
-        super.userEventTriggered(ctx, evt);
+    /** Closes the connection for idleness ({@code timeout}) unless a command is running (a blocked client). */
+    void closeIfIdle() {
+        ctx.executor().execute(() -> {
+            if (!running) {
+                ctx.close();
+            }
+        });
     }
 
     @Override

@@ -15,28 +15,32 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.strata.layers.directory.StrataDirectoryLayer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.MonitorFeed;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.command.ServerStats;
+import io.strata.redis.command.SlowLog;
 import io.strata.redis.commands.CommandGroups;
+import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.protocol.RespDecoder;
-import io.strata.redis.protocol.RespLimits;
-import io.strata.redis.protocol.Reply;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -49,34 +53,42 @@ import java.util.stream.Collectors;
  * <p>Netty serves the connections (epoll where the platform has it, NIO elsewhere); each
  * connection's requests run in order ({@code ClientConnection}), each in a transaction of
  * its own, so the commands of many connections commit together in the engine's batches.
+ * Every 100 ms the server samples its rates for INFO, and every second it closes clients
+ * idle for longer than {@code timeout}.
  *
  * <p>Concurrency: {@link #start} and {@link #close} may be called from any thread; the
- * connection registry is a concurrent map.
+ * connection registry is a concurrent map and the number of open connections an atomic
+ * counter, so {@code maxclients} holds across event loops. The listeners change only inside
+ * CONFIG SET, which {@link ServerSettings} serializes.
  */
 public final class RedisServer implements AutoCloseable {
     /** The directory the server's keys live in. */
     public static final List<String> DIRECTORY = List.of("strata-redis");
 
     private final Database database;
-    private final RedisConfig config;
     private final LongSupplier clock;
+    private final ServerSettings settings;
     private final Context context = new Context();
     private final CommandTable commands = new CommandTable();
     private final CommandExecutor executor = new CommandExecutor(context);
     private final Map<Long, ClientConnection> connections = new ConcurrentHashMap<>();
+    private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ServerStats stats = new ServerStats();
+    private final SlowLog slowlog = new SlowLog();
+    private final MonitorFeed monitors = new MonitorFeed();
+    private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
     private ExpiryCycle expiryCycle;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
-    private Channel listener;
+    private Listeners listeners;
 
     private RedisServer(Database database, RedisConfig config, LongSupplier clock) {
         this.database = database;
-        this.config = config;
         this.clock = clock;
+        this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
 
     /** Opens the server's directory in {@code database} and listens as {@code config} says. */
@@ -87,7 +99,12 @@ public final class RedisServer implements AutoCloseable {
     /** As {@link #start(Database, RedisConfig)} with an injected clock (Unix milliseconds). */
     public static RedisServer start(Database database, RedisConfig config, LongSupplier clock) throws InterruptedException {
         RedisServer server = new RedisServer(database, config, clock);
-        server.open();
+        try {
+            server.open();
+        } catch (RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
         return server;
     }
 
@@ -113,36 +130,74 @@ public final class RedisServer implements AutoCloseable {
                         accept(ch);
                     }
                 });
-        listener = bootstrap.bind(config.bind(), config.port()).sync().channel();
+        listeners = new Listeners(bootstrap);
+        RedisConfig config = settings.redisConfig();
+        String failure = listeners.listen(config.bind(), config.port());
+        if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
+        if (config.port() == 0 && listeners.port() > 0) {
+            settings.observed("port", Integer.toString(listeners.port()));
+        }
+        settings.onChange(s -> listeners.listen(s.get("bind"), (int) s.getLong("port")) == null ? null
+                : "Unable to listen on this port. Check server logs.", "port");
+        settings.onChange(s -> listeners.listen(s.get("bind"), (int) s.getLong("port")) == null ? null
+                : "Failed to bind to specified addresses.", "bind");
+        boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
+        boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
     }
 
     private void accept(SocketChannel ch) {
-        stats.connectionsReceived.increment();
         long id = nextClientId.getAndIncrement();
-        boolean needsAuth = config.requirepass() != null;
-        ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
-                clock.getAsLong(), !needsAuth);
-        ClientConnection connection = new ClientConnection(session, executor, () -> connections.remove(id));
-        if (connections.size() >= config.maxclients()) {
+        RedisConfig config = settings.redisConfig();
+        if (openConnections.incrementAndGet() > config.maxclients()) {
+            openConnections.decrementAndGet();
             stats.rejectedConnections.increment();
             ch.pipeline().addLast(new RefuseConnection("ERR max number of clients reached"));
             return;
         }
+        stats.connectionsReceived.increment();
+        ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
+                clock.getAsLong(), config.requirepass() == null);
+        ClientConnection connection = new ClientConnection(session, executor, stats, () -> {
+            connections.remove(id);
+            monitors.remove(id);
+            openConnections.decrementAndGet();
+        });
         connections.put(id, connection);
-        if (config.timeoutSeconds() > 0) {
-            ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds(), TimeUnit.SECONDS));
-        }
-        ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> !session.authenticated()));
+        ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
+        ch.pipeline().addLast(new RespDecoder(settings::limits, () -> !session.authenticated()));
         ch.pipeline().addLast(connection);
+    }
+
+    /** Redis's client timeout: closes clients idle longer than {@code timeout} seconds (not monitors, not Pub/Sub clients). */
+    private void closeIdleClients() {
+        long timeout = settings.getLong("timeout");
+        if (timeout <= 0) {
+            return;
+        }
+        long now = clock.getAsLong();
+        for (ClientConnection c : connections.values()) {
+            ClientSession s = c.session();
+            if (!monitors.isMonitor(s.id()) && !s.pubsub() && now - s.lastCommandMillis() > timeout * 1000) {
+                c.closeIfIdle();
+            }
+        }
     }
 
     private static String address(InetSocketAddress a) {
         return a == null ? "?" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    private static String newRunId() {
+        byte[] b = new byte[20];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
     /** The port the server listens on (the one chosen when the configuration said 0). */
     public int port() {
-        return ((InetSocketAddress) listener.localAddress()).getPort();
+        return listeners.port();
     }
 
     /** Completes when the server has stopped (SHUTDOWN or {@link #close}). */
@@ -158,8 +213,8 @@ public final class RedisServer implements AutoCloseable {
     /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
     @Override
     public void close() {
-        if (listener != null) {
-            listener.close().syncUninterruptibly();
+        if (listeners != null) {
+            listeners.closeAll();
         }
         if (expiryCycle != null) {
             expiryCycle.close();
@@ -197,7 +252,12 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public RedisConfig config() {
-            return config;
+            return settings.redisConfig();
+        }
+
+        @Override
+        public ServerSettings settings() {
+            return settings;
         }
 
         @Override
@@ -230,21 +290,28 @@ public final class RedisServer implements AutoCloseable {
         public ServerStats stats() {
             return stats;
         }
-    }
 
-    /** Answers a connection over {@code maxclients} with Redis's error, then closes it. */
-    private static final class RefuseConnection extends io.netty.channel.ChannelInboundHandlerAdapter {
-        private final String message;
-
-        RefuseConnection(String message) {
-            this.message = message;
+        @Override
+        public SlowLog slowlog() {
+            return slowlog;
         }
 
         @Override
-        public void channelActive(io.netty.channel.ChannelHandlerContext ctx) {
-            io.netty.buffer.ByteBuf out = ctx.alloc().buffer();
-            io.strata.redis.protocol.RespEncoder.write(Reply.error(message), 2, out);
-            ctx.writeAndFlush(out).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        public MonitorFeed monitors() {
+            return monitors;
+        }
+
+        @Override
+        public void monitor(ClientSession session) {
+            ClientConnection c = connections.get(session.id());
+            if (c != null) {
+                monitors.add(session.id(), c::send);
+            }
+        }
+
+        @Override
+        public String runId() {
+            return runId;
         }
     }
 }
