@@ -48,6 +48,8 @@ final class ClientCommand {
                     throw RedisException.syntax();
                 }
                 return done(Reply.OK);
+            case "REPLY":
+                return done(reply(inv));
             case "HELP":
                 return done(help());
             default:
@@ -58,6 +60,27 @@ final class ClientCommand {
     private static void arity(Invocation inv, int n) {
         if (inv.argc() != n) {
             throw new RedisException("ERR wrong number of arguments for 'client|" + inv.argString(1).toLowerCase(Locale.ROOT) + "' command");
+        }
+    }
+
+    /**
+     * CLIENT REPLY ON|OFF|SKIP. OFF and SKIP answer nothing (an empty sequence); pushed
+     * messages and subscription confirmations are still sent, as in Redis.
+     */
+    private static Reply reply(Invocation inv) {
+        arity(inv, 3);
+        switch (inv.option(2)) {
+            case "ON":
+                inv.session().repliesOff(false);
+                return Reply.OK;
+            case "OFF":
+                inv.session().repliesOff(true);
+                return Reply.sequence(List.of());
+            case "SKIP":
+                inv.session().skipNextReply();
+                return Reply.sequence(List.of());
+            default:
+                throw RedisException.syntax();
         }
     }
 
@@ -73,6 +96,7 @@ final class ClientCommand {
 
     private static String list(Invocation inv) {
         List<Long> ids = null;
+        String wanted = null;
         for (int i = 2; i < inv.argc(); i++) {
             String opt = inv.option(i);
             if (opt.equals("TYPE") && i + 1 < inv.argc()) {
@@ -80,9 +104,7 @@ final class ClientCommand {
                 if (!List.of("NORMAL", "MASTER", "REPLICA", "SLAVE", "PUBSUB").contains(type)) {
                     throw new RedisException("ERR Unknown client type '" + inv.argString(i) + "'");
                 }
-                if (!type.equals("NORMAL")) {
-                    ids = List.of();
-                }
+                wanted = type.equals("SLAVE") ? "REPLICA" : type;
             } else if (opt.equals("ID") && i + 1 < inv.argc()) {
                 ids = new ArrayList<>();
                 for (i++; i < inv.argc(); i++) {
@@ -100,7 +122,8 @@ final class ClientCommand {
         List<ClientSession> all = new ArrayList<>(inv.server().clients());
         all.sort((a, b) -> Long.compare(a.id(), b.id()));
         for (ClientSession c : all) {
-            if (ids == null || ids.contains(c.id())) {
+            String type = c.subscribed() ? "PUBSUB" : "NORMAL";
+            if ((ids == null || ids.contains(c.id())) && (wanted == null || wanted.equals(type))) {
                 sb.append(describe(c, inv.now())).append('\n');
             }
         }
@@ -111,9 +134,16 @@ final class ClientCommand {
     static String describe(ClientSession c, long now) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
-                + " flags=" + (c.inMulti() ? "x" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)
+                + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
+                + " ssub=" + c.shardSubscriptions() + " multi=" + (c.inMulti() ? 0 : -1)
                 + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
+    }
+
+    /** CLIENT LIST's flags: P subscribed, x in MULTI, N none. */
+    private static String flags(ClientSession c) {
+        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "");
+        return f.isEmpty() ? "N" : f;
     }
 
     private static Reply kill(Invocation inv) {
@@ -199,6 +229,7 @@ final class ClientCommand {
             "KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, USER, SKIPME.",
             "LIST [options ...]", "    Return information about client connections. Options: TYPE, ID.",
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
+            "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "HELP", "    Print this help."}) {
             lines.add(Reply.simple(l));

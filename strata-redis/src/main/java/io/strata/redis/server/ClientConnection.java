@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
@@ -12,6 +13,7 @@ import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,6 +32,14 @@ import java.util.concurrent.CompletableFuture;
  * queue drains below {@link #RESUME_READING_AT}, so one client's pipeline cannot exhaust the
  * heap. Replies are flushed when the connection has nothing left to run, or every
  * {@link #FLUSH_EVERY} replies, so a deep pipeline gets its replies in large writes.
+ *
+ * <h2>Pushed messages</h2>
+ * Pub/sub messages reach the connection through its session's push sink: they are written
+ * by a task on the event loop, in the order pushed, beside whatever reply is pending (a
+ * reply is always written whole, so they never split one). A subscriber that stops reading
+ * is disconnected once {@link #PUSH_OUTPUT_LIMIT} bytes wait to be sent, as Redis's
+ * {@code client-output-buffer-limit pubsub 32mb} does. After each reply the connection runs
+ * the session's after-reply actions (SUBSCRIBE's: its channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** Requests queued before reading pauses: deep enough for any benchmark's pipeline. */
@@ -37,6 +47,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int RESUME_READING_AT = 1024;
     /** Replies written before a flush even if more are queued: bounds the outbound buffer. */
     private static final int FLUSH_EVERY = 256;
+    /** Bytes waiting to be sent past which a connection receiving pushes is closed. */
+    private static final long PUSH_OUTPUT_LIMIT = 32L << 20;
 
     private final ClientSession session;
     private final CommandExecutor executor;
@@ -60,6 +72,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        session.pushTo(messages -> ctx.executor().execute(() -> writePushes(messages)));
     }
 
     @Override
@@ -95,9 +108,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 closeAfterReplies();
                 return;
             }
+            session.commandReplyStarts();
             CompletableFuture<Reply> reply = executor.execute(session, (byte[][]) next);
             if (reply.isDone()) {
-                write(reply.join());
+                writeReply(reply.join());
                 if (session.closeRequested()) {
                     closeAfterReplies();
                     return;
@@ -107,7 +121,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             running = true;
             reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
                 running = false;
-                write(r != null ? r : executor.errorReply(e));
+                writeReply(r != null ? r : executor.errorReply(e));
                 if (session.closeRequested()) {
                     closeAfterReplies();
                     return;
@@ -120,6 +134,40 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         flush();
+    }
+
+    /**
+     * Writes a command's reply — only its pushed parts under CLIENT REPLY OFF/SKIP, as Redis
+     * still sends subscription confirmations then — and runs the session's after-reply actions.
+     */
+    private void writeReply(Reply reply) {
+        if (!session.dropsReply()) {
+            write(reply);
+        } else if (reply instanceof Reply.Push) {
+            write(reply);
+        } else if (reply instanceof Reply.Sequence) {
+            for (Reply r : ((Reply.Sequence) reply).replies()) {
+                if (r instanceof Reply.Push) {
+                    write(r);
+                }
+            }
+        }
+        session.runAfterReply();
+    }
+
+    /** Writes pushed messages (event loop only), flushes, and drops a subscriber too far behind. */
+    private void writePushes(List<Reply> messages) {
+        if (closing) {
+            return;
+        }
+        for (Reply m : messages) {
+            write(m);
+        }
+        flush();
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        if (out != null && out.totalPendingWriteBytes() > PUSH_OUTPUT_LIMIT) {
+            ctx.close();
+        }
     }
 
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
@@ -162,7 +210,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent && !running) {
+        // As in Redis, the idle timeout does not apply to a subscriber: it waits for messages.
+        if (evt instanceof IdleStateEvent && !running && !session.subscribed()) {
             ctx.close();
             return;
         }
@@ -173,6 +222,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         pending.clear();
+        session.runAfterReply();
         onClose.run();
     }
 
