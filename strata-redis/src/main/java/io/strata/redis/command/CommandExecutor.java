@@ -8,6 +8,7 @@ import io.strata.redis.protocol.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -22,6 +23,13 @@ import java.util.concurrent.ExecutionException;
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
     private static final Set<String> MULTI_CONTROL = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
+
+    /** What a RESP2 connection subscribed to anything may run (Redis's pub/sub context). */
+    private static final Set<String> PUBSUB_CONTEXT = Set.of("ping", "subscribe", "ssubscribe", "psubscribe",
+            "unsubscribe", "sunsubscribe", "punsubscribe", "quit", "reset");
+    /** Redis 7.0's container commands, named {@code container|subcommand} in errors. */
+    private static final Set<String> CONTAINERS = Set.of("acl", "client", "cluster", "command", "config", "function",
+            "latency", "memory", "module", "object", "pubsub", "script", "slowlog", "xgroup", "xinfo");
 
     private final ServerContext server;
 
@@ -43,10 +51,14 @@ public final class CommandExecutor {
         if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
             return rejected(session, "NOAUTH Authentication required.");
         }
+        if (session.inMulti() && spec.has(CommandFlag.NO_MULTI) && !MULTI_CONTROL.contains(spec.name())) {
+            return rejected(session, "ERR Command not allowed inside a transaction");
+        }
+        if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
+            return rejected(session, "ERR Can't execute '" + fullName(spec, args)
+                    + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
+        }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
-            if (spec.has(CommandFlag.NO_MULTI)) {
-                return rejected(session, "ERR Command not allowed inside a transaction");
-            }
             session.queue(args);
             return CompletableFuture.completedFuture(Reply.QUEUED);
         }
@@ -138,6 +150,14 @@ public final class CommandExecutor {
             t = t.getCause();
         }
         return t;
+    }
+
+    /** The name Redis prints for a command: {@code client|list} for a subcommand. */
+    static String fullName(CommandSpec spec, byte[][] args) {
+        if (CONTAINERS.contains(spec.name()) && args.length > 1) {
+            return spec.name() + "|" + new String(args[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        }
+        return spec.name();
     }
 
     static String arityError(String name) {

@@ -13,5 +13,6 @@ public final class CommandGroups {
         StringCommands.register(table);
         KeyCommands.register(table);
         ServerCommands.register(table);
+        PubSubCommands.register(table);
     }
 }

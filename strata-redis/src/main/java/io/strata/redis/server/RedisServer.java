@@ -16,6 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.EventExecutor;
 import io.strata.layers.directory.StrataDirectoryLayer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
@@ -27,15 +28,20 @@ import io.strata.redis.commands.CommandGroups;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.protocol.RespDecoder;
+import io.strata.redis.pubsub.PubSub;
 import io.strata.redis.protocol.RespLimits;
 import io.strata.redis.protocol.Reply;
 
+import io.netty.util.concurrent.EventExecutor;
+
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -56,6 +62,8 @@ import java.util.stream.Collectors;
 public final class RedisServer implements AutoCloseable {
     /** The directory the server's keys live in. */
     public static final List<String> DIRECTORY = List.of("strata-redis");
+    /** The keyspace area of pub/sub's queue and subscription counts. */
+    private static final char PUBSUB_AREA = 'p';
 
     private final Database database;
     private final RedisConfig config;
@@ -68,6 +76,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private PubSub pubsub;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -93,6 +102,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
+        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), this::inputBarrier);
         CommandGroups.registerAll(commands);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -119,7 +129,10 @@ public final class RedisServer implements AutoCloseable {
         boolean needsAuth = config.requirepass() != null;
         ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
                 clock.getAsLong(), !needsAuth);
-        ClientConnection connection = new ClientConnection(session, executor, () -> connections.remove(id));
+        ClientConnection connection = new ClientConnection(session, executor, () -> {
+            connections.remove(id);
+            pubsub.disconnected(session);
+        });
         if (connections.size() >= config.maxclients()) {
             stats.rejectedConnections.increment();
             ch.pipeline().addLast(new RefuseConnection("ERR max number of clients reached"));
@@ -131,6 +144,26 @@ public final class RedisServer implements AutoCloseable {
         }
         ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> !session.authenticated()));
         ch.pipeline().addLast(connection);
+    }
+
+    /**
+     * Completes once every connection thread has been through its input after this call: the
+     * task is scheduled rather than executed, so that the event loop polls its sockets at least
+     * once before running it. By then every request that had reached this process when the
+     * call was made has started (pub/sub's publish uses it; see {@code PubSub}).
+     */
+    private CompletableFuture<Void> inputBarrier() {
+        List<CompletableFuture<Void>> passes = new ArrayList<>();
+        for (EventExecutor loop : workers) {
+            CompletableFuture<Void> pass = new CompletableFuture<>();
+            try {
+                loop.schedule(() -> pass.complete(null), 0, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                pass.complete(null); // shutting down
+            }
+            passes.add(pass);
+        }
+        return CompletableFuture.allOf(passes.toArray(new CompletableFuture[0]));
     }
 
     private static String address(InetSocketAddress a) {
@@ -152,6 +185,9 @@ public final class RedisServer implements AutoCloseable {
     public void close() {
         if (listener != null) {
             listener.close().syncUninterruptibly();
+        }
+        if (pubsub != null) {
+            pubsub.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -213,6 +249,11 @@ public final class RedisServer implements AutoCloseable {
         public void shutdown() {
             Thread t = new Thread(RedisServer.this::close, "strata-redis-shutdown");
             t.start();
+        }
+
+        @Override
+        public PubSub pubsub() {
+            return pubsub;
         }
 
         @Override
