@@ -252,7 +252,13 @@ final class PubSubHub {
                 }
             }
         }
-        out.forEach(ClientSession::push);
+        out.forEach((session, replies) -> {
+            try {
+                session.push(replies);
+            } catch (RuntimeException e) {
+                // A connection going away (its event loop refuses tasks) must not stop the others' messages.
+            }
+        });
     }
 
     private void index(Subscription s) {

@@ -15,6 +15,7 @@ import io.strata.redis.protocol.Reply;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One client connection: executes its requests strictly in order, one at a time, and writes
@@ -72,7 +73,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        session.pushTo(messages -> ctx.executor().execute(() -> writePushes(messages)));
+        session.pushTo(messages -> {
+            try {
+                ctx.executor().execute(() -> writePushes(messages));
+            } catch (RejectedExecutionException e) {
+                // the server is stopping: the connection is about to close
+            }
+        });
     }
 
     @Override
