@@ -119,6 +119,18 @@ class PubSubTest {
     }
 
     @Test
+    void aPublishThatArrivesAfterAnUnsubscribeDoesNotCountIt() throws Exception {
+        // As Redis's suite does: UNSUBSCRIBE sent, its reply not awaited, then PUBLISH on another connection.
+        for (int i = 0; i < 50; i++) {
+            try (RespClient c = client()) {
+                c.call("SUBSCRIBE", "race" + i);
+                c.send("UNSUBSCRIBE");
+                assertThat(jedis.publish("race" + i, "x")).as("round " + i).isZero();
+            }
+        }
+    }
+
+    @Test
     void shardChannelsAreANamespaceOfTheirOwn() throws Exception {
         try (RespClient c = client()) {
             c.call("SSUBSCRIBE", "news");

@@ -28,8 +28,8 @@ import java.util.function.Supplier;
  * <h2>What a publish reaches</h2>
  * A subscription receives exactly the messages whose commit falls between its
  * registration's commit and its unregistration's, which are the publishes that counted it.
- * SUBSCRIBE replies once its registration committed, and its channels take messages only once
- * its confirmation is written, so no message overtakes the confirmation. UNSUBSCRIBE replies
+ * SUBSCRIBE replies once its registration committed, and the connection's messages are held
+ * until its confirmation is written, so no message overtakes the confirmation. UNSUBSCRIBE replies
  * once its unregistration committed and the reader has delivered everything committed
  * before it, so nothing of that channel follows the confirmation. RESET and a closed
  * connection stop delivery at once and unregister after; publishes meanwhile may count a
@@ -87,19 +87,16 @@ public final class PubSub implements AutoCloseable {
             return CompletableFuture.completedFuture(reply);
         }
         return countInDatabase(added, 1).handle((stamp, error) -> {
+            session.afterReply(() -> hub.confirmed(session));
             if (error != null) {
                 added.forEach(s -> s.registered.complete(false));
                 hub.abandon(session, added);
-                change.committed().complete(null);
-                change.settled().complete(null);
+                change.end();
                 throw new CompletionException(error);
             }
             added.forEach(s -> s.registered.complete(true));
-            session.afterReply(() -> {
-                hub.registered(added, stamp);
-                change.settled().complete(null);
-            });
-            change.committed().complete(null);
+            hub.registered(added, stamp);
+            change.end();
             return reply;
         });
     }

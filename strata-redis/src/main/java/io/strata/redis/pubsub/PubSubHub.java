@@ -23,10 +23,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * A subscription receives the messages stamped strictly between its registration's and its
  * unregistration's commits ({@link Subscription#receives}). The reader reads a batch at some
  * read version, then waits for every registration and unregistration that was {@linkplain
- * #beginChange in flight} before delivering it: those may end on either side of the batch's
- * messages. A change begun after the batch was read commits after every message in it, so a
- * registration still pending is rightly skipped and an unregistration still pending rightly
- * still receives.
+ * #beginChange in flight} to commit before delivering it: those may end on either side of the
+ * batch's messages. A change begun after the batch was read commits after every message in
+ * it, so a registration still pending is rightly skipped and an unregistration still pending
+ * rightly still receives.
+ *
+ * <h2>No message before its confirmation</h2>
+ * From a SUBSCRIBE's start until its confirmation is written ({@link #confirmed}), every
+ * message for that connection is held here, in order, and pushed after the confirmation:
+ * neither a new channel's messages nor later ones of older channels overtake it.
  *
  * <h2>Publishing after subscribing</h2>
  * A publish waits, before it reads the counts, for the registrations and unregistrations of
@@ -43,6 +48,13 @@ final class PubSubHub {
     private final Map<ChannelName, PatternEntry> patterns = new LinkedHashMap<>();
     private final Set<CompletableFuture<Void>> changesInFlight = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<Void>> commitsInFlight = ConcurrentHashMap.newKeySet();
+    private final Map<ClientSession, Held> held = new HashMap<>();
+
+    /** Messages held for a connection until the confirmations it waits for are written. */
+    private static final class Held {
+        int confirmations;
+        final List<Reply> messages = new ArrayList<>();
+    }
 
     /** A pattern's bytes (matched against every channel published) and its subscriptions. */
     private record PatternEntry(byte[] pattern, List<Subscription> subscriptions) {
@@ -70,6 +82,9 @@ final class PubSubHub {
             replies.add(Reply.push(List.of(kind.subscribeWord, Reply.bulk(n), Reply.integer(count))));
         }
         updateCounts(session, mine);
+        if (!added.isEmpty()) {
+            held.computeIfAbsent(session, x -> new Held()).confirmations++;
+        }
         return new Change(replies, added);
     }
 
@@ -111,6 +126,7 @@ final class PubSubHub {
 
     /** Forgets every subscription of {@code session} at once (RESET, disconnect); returns them. */
     synchronized List<Subscription> removeClient(ClientSession session) {
+        held.remove(session);
         Map<ChannelName, Subscription> mine = clients.remove(session);
         session.subscriptionCounts(0, 0, 0);
         if (mine == null) {
@@ -124,6 +140,25 @@ final class PubSubHub {
     /** Whether any connection of this process is subscribed to anything. */
     synchronized boolean hasSubscriptions() {
         return !clients.isEmpty();
+    }
+
+    /**
+     * A SUBSCRIBE's confirmation (or error) has been written: the messages held for its
+     * connection since it began go out, unless another SUBSCRIBE still waits for its own.
+     */
+    void confirmed(ClientSession session) {
+        List<Reply> release;
+        synchronized (this) {
+            Held h = held.get(session);
+            if (h == null || --h.confirmations > 0) {
+                return;
+            }
+            held.remove(session);
+            release = h.messages;
+        }
+        if (!release.isEmpty()) {
+            push(session, release);
+        }
     }
 
     /** Marks registrations committed at {@code stamp}: from now on they receive what follows it. */
@@ -181,7 +216,9 @@ final class PubSubHub {
 
     /**
      * A registration or unregistration under way: {@code committed} completes when its
-     * transaction has ended (either way), {@code settled} when its delivery window is known.
+     * transaction has ended (either way: publishes wait for it), {@code settled} when the
+     * delivery windows it changes are known (the reader waits for it; a connection's RESET
+     * or closing settles at once, its subscriptions being out of the index).
      */
     record InFlight(CompletableFuture<Void> committed, CompletableFuture<Void> settled) {
         /** Ends a change that turned out to have nothing to commit, or has committed and settled. */
@@ -230,7 +267,7 @@ final class PubSubHub {
                         if (direct == null) {
                             direct = Reply.push(List.of(m.kind().messageWord, channel, body));
                         }
-                        out.computeIfAbsent(s.session, x -> new ArrayList<>()).add(direct);
+                        queueFor(out, s.session).add(direct);
                     }
                 }
                 if (m.kind() != ChannelKind.CHANNEL) {
@@ -246,19 +283,27 @@ final class PubSubHub {
                             if (viaPattern == null) {
                                 viaPattern = Reply.push(List.of(ChannelKind.PATTERN.messageWord, Reply.bulk(e.pattern), channel, body));
                             }
-                            out.computeIfAbsent(s.session, x -> new ArrayList<>()).add(viaPattern);
+                            queueFor(out, s.session).add(viaPattern);
                         }
                     }
                 }
             }
         }
-        out.forEach((session, replies) -> {
-            try {
-                session.push(replies);
-            } catch (RuntimeException e) {
-                // A connection going away (its event loop refuses tasks) must not stop the others' messages.
-            }
-        });
+        out.forEach(PubSubHub::push);
+    }
+
+    /** Where a message for {@code session} goes: its held messages while it awaits a confirmation. */
+    private List<Reply> queueFor(Map<ClientSession, List<Reply>> out, ClientSession session) {
+        Held h = held.get(session);
+        return h != null ? h.messages : out.computeIfAbsent(session, x -> new ArrayList<>());
+    }
+
+    private static void push(ClientSession session, List<Reply> messages) {
+        try {
+            session.push(messages);
+        } catch (RuntimeException e) {
+            // A connection going away (its event loop refuses tasks) must not stop the others' messages.
+        }
     }
 
     private void index(Subscription s) {

@@ -20,7 +20,7 @@ final class Subscription {
     final ChannelName name;
     /** Completes with whether the registration committed (false: it failed, nothing to undo). */
     final CompletableFuture<Boolean> registered = new CompletableFuture<>();
-    /** The versionstamp of the registering commit; null until the confirmation is on the wire. */
+    /** The versionstamp of the registering commit; null until it committed. */
     private byte[] since;
     /** The versionstamp of the unregistering commit; null while open or not yet committed. */
     private byte[] until;

@@ -147,17 +147,18 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * Completes once every connection thread has been through its input after this call: the
-     * task is scheduled rather than executed, so that the event loop polls its sockets at least
-     * once before running it. By then every request that had reached this process when the
-     * call was made has started (pub/sub's publish uses it; see {@code PubSub}).
+     * Completes once every connection thread has been through its input after this call. A
+     * task executed on an event loop may run in the same round of tasks as others, before the
+     * loop polls its sockets again; a task it schedules from there is taken up only in the next
+     * round, after a poll. By then every request that had reached this process when the call
+     * was made has started (pub/sub's publish uses it; see {@code PubSub}).
      */
     private CompletableFuture<Void> inputBarrier() {
         List<CompletableFuture<Void>> passes = new ArrayList<>();
         for (EventExecutor loop : workers) {
             CompletableFuture<Void> pass = new CompletableFuture<>();
             try {
-                loop.schedule(() -> pass.complete(null), 0, TimeUnit.NANOSECONDS);
+                loop.execute(() -> loop.schedule(() -> pass.complete(null), 0, TimeUnit.NANOSECONDS));
             } catch (RejectedExecutionException e) {
                 pass.complete(null); // shutting down
             }
