@@ -16,7 +16,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.EventExecutor;
 import io.strata.layers.directory.StrataDirectoryLayer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
@@ -32,16 +31,13 @@ import io.strata.redis.pubsub.PubSub;
 import io.strata.redis.protocol.RespLimits;
 import io.strata.redis.protocol.Reply;
 
-import io.netty.util.concurrent.EventExecutor;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -77,6 +73,7 @@ public final class RedisServer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
     private PubSub pubsub;
+    private InputBarrier inputBarrier;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -102,13 +99,14 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
-        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), this::inputBarrier);
+        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         boss = new MultiThreadIoEventLoopGroup(1, io);
         workers = new MultiThreadIoEventLoopGroup(0, io);
+        inputBarrier = new InputBarrier(workers);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channelType)
@@ -144,27 +142,6 @@ public final class RedisServer implements AutoCloseable {
         }
         ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> !session.authenticated()));
         ch.pipeline().addLast(connection);
-    }
-
-    /**
-     * Completes once every connection thread has been through its input after this call. A
-     * task executed on an event loop may run in the same round of tasks as others, before the
-     * loop polls its sockets again; a task it schedules from there is taken up only in the next
-     * round, after a poll. By then every request that had reached this process when the call
-     * was made has started (pub/sub's publish uses it; see {@code PubSub}).
-     */
-    private CompletableFuture<Void> inputBarrier() {
-        List<CompletableFuture<Void>> passes = new ArrayList<>();
-        for (EventExecutor loop : workers) {
-            CompletableFuture<Void> pass = new CompletableFuture<>();
-            try {
-                loop.execute(() -> loop.schedule(() -> pass.complete(null), 0, TimeUnit.NANOSECONDS));
-            } catch (RejectedExecutionException e) {
-                pass.complete(null); // shutting down
-            }
-            passes.add(pass);
-        }
-        return CompletableFuture.allOf(passes.toArray(new CompletableFuture[0]));
     }
 
     private static String address(InetSocketAddress a) {
