@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -29,6 +30,13 @@ import java.util.concurrent.ExecutionException;
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
     private static final Set<String> MULTI_CONTROL = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
+
+    /** What a RESP2 connection subscribed to anything may run (Redis's pub/sub context). */
+    private static final Set<String> PUBSUB_CONTEXT = Set.of("ping", "subscribe", "ssubscribe", "psubscribe",
+            "unsubscribe", "sunsubscribe", "punsubscribe", "quit", "reset");
+    /** Redis 7.0's container commands, named {@code container|subcommand} in errors. */
+    private static final Set<String> CONTAINERS = Set.of("acl", "client", "cluster", "command", "config", "function",
+            "latency", "memory", "module", "object", "pubsub", "script", "slowlog", "xgroup", "xinfo");
 
     private final ServerContext server;
     private final CommandLanes lanes;
@@ -78,7 +86,8 @@ public final class CommandExecutor {
         CommandSpec spec = server.commands().resolve(args);
         return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
                 && (session.authenticated() || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
-                && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.PROTECTED);
+                && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.PROTECTED)
+                && !(session.subscribed() && session.protocol() == 2);
     }
 
     /** Applies Redis's checks, in Redis's order: unknown command, arity, protected, authentication, MULTI queueing. */
@@ -98,10 +107,14 @@ public final class CommandExecutor {
         if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
             return new Prepared(rejected(session, spec, "NOAUTH Authentication required."), null, 0);
         }
+        if (session.inMulti() && spec.has(CommandFlag.NO_MULTI) && !MULTI_CONTROL.contains(spec.name())) {
+            return new Prepared(rejected(session, spec, "ERR Command not allowed inside a transaction"), null, 0);
+        }
+        if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
+            return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
+                    + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"), null, 0);
+        }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
-            if (spec.has(CommandFlag.NO_MULTI)) {
-                return new Prepared(rejected(session, spec, "ERR Command not allowed inside a transaction"), null, 0);
-            }
             session.queue(args);
             return new Prepared(Reply.QUEUED, null, 0);
         }
@@ -284,6 +297,14 @@ public final class CommandExecutor {
     public static boolean isLocal(ClientSession session) {
         String a = session.address();
         return a.startsWith("127.") || a.startsWith("0:0:0:0:0:0:0:1") || a.startsWith("::1") || a.startsWith("[::1]");
+    }
+
+    /** The name Redis prints for a command: {@code client|list} for a subcommand. */
+    static String fullName(CommandSpec spec, byte[][] args) {
+        if (CONTAINERS.contains(spec.name()) && args.length > 1) {
+            return spec.name() + "|" + new String(args[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        }
+        return spec.name();
     }
 
     static String arityError(String name) {

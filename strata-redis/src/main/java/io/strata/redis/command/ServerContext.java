@@ -3,6 +3,7 @@ package io.strata.redis.command;
 import com.apple.foundationdb.Database;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.pubsub.PubSub;
 
 import java.util.Collection;
 import java.util.function.LongSupplier;
@@ -38,6 +39,9 @@ public interface ServerContext {
 
     /** Begins a clean shutdown (SHUTDOWN). */
     void shutdown();
+
+    /** Publish/subscribe, shared with every process on the database. */
+    PubSub pubsub();
 
     /** Server-wide counters for INFO. */
     ServerStats stats();

@@ -79,6 +79,7 @@ final class ClientCommand {
 
     private static String list(Invocation inv) {
         List<Long> ids = null;
+        String wanted = null;
         for (int i = 2; i < inv.argc(); i++) {
             String opt = inv.option(i);
             if (opt.equals("TYPE") && i + 1 < inv.argc()) {
@@ -86,9 +87,7 @@ final class ClientCommand {
                 if (!List.of("NORMAL", "MASTER", "REPLICA", "SLAVE", "PUBSUB").contains(type)) {
                     throw new RedisException("ERR Unknown client type '" + inv.argString(i) + "'");
                 }
-                if (!type.equals("NORMAL")) {
-                    ids = List.of();
-                }
+                wanted = type.equals("SLAVE") ? "REPLICA" : type;
             } else if (opt.equals("ID") && i + 1 < inv.argc()) {
                 ids = new ArrayList<>();
                 for (i++; i < inv.argc(); i++) {
@@ -106,7 +105,8 @@ final class ClientCommand {
         List<ClientSession> all = new ArrayList<>(inv.server().clients());
         all.sort((a, b) -> Long.compare(a.id(), b.id()));
         for (ClientSession c : all) {
-            if (ids == null || ids.contains(c.id())) {
+            String type = c.subscribed() ? "PUBSUB" : "NORMAL";
+            if ((ids == null || ids.contains(c.id())) && (wanted == null || wanted.equals(type))) {
                 sb.append(describe(c, inv.now(), c == inv.session() ? queryBytes(inv.args()) : 0)).append('\n');
             }
         }
@@ -129,9 +129,16 @@ final class ClientCommand {
     static String describe(ClientSession c, long now, long queryBytes) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
-                + " flags=" + (c.inMulti() ? "x" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)
+                + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
+                + " ssub=" + c.shardSubscriptions() + " multi=" + (c.inMulti() ? 0 : -1)
                 + " qbuf=" + queryBytes + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
+    }
+
+    /** CLIENT LIST's flags: P subscribed, x in MULTI, N none. */
+    private static String flags(ClientSession c) {
+        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "");
+        return f.isEmpty() ? "N" : f;
     }
 
     private static Reply kill(Invocation inv) {
@@ -224,6 +231,7 @@ final class ClientCommand {
             "KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, USER, SKIPME.",
             "LIST [options ...]", "    Return information about client connections. Options: TYPE, ID.",
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
+            "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "HELP", "    Print this help."}) {
             lines.add(Reply.simple(l));

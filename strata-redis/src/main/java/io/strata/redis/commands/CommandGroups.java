@@ -35,5 +35,6 @@ public final class CommandGroups {
         MemoryCommand.register(table);
         DebugCommand.register(table);
         ScriptManagementCommands.register(table);
+        PubSubCommands.register(table);
     }
 }

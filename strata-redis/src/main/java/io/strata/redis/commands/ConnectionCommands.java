@@ -42,6 +42,10 @@ final class ConnectionCommands {
         if (inv.argc() > 2) {
             throw new RedisException("ERR wrong number of arguments for 'ping' command");
         }
+        if (inv.session().subscribed() && inv.session().protocol() == 2) {
+            // RESP2 subscribers read every reply as a message: Redis answers with one.
+            return done(Reply.array(Reply.bulk("pong"), inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.bulk("")));
+        }
         return done(inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.PONG);
     }
 
@@ -139,6 +143,7 @@ final class ConnectionCommands {
         s.deauthenticate(!Authentication.required(inv.server()));
         s.repliesOn();
         inv.server().monitors().remove(s.id());
-        return done(Reply.simple("RESET"));
+        // Subscriptions end without confirmations; the reply waits until they are unregistered.
+        return inv.server().pubsub().reset(s).thenApply(ignored -> Reply.simple("RESET"));
     }
 }

@@ -26,6 +26,8 @@ import java.util.Arrays;
  * P 'a' ...                       -&gt; the High Contention Allocator that hands out object ids
  * P 'i' ...                       -&gt; the string interner that gives set members their ids
  *                                    (mappings are never freed: see {@link KeyStore#interner()})
+ * P 'p' ...                       -&gt; pub/sub: the message queue, subscription counts and readers
+ *                                    ({@code io.strata.redis.pubsub.PubSubKeys})
  * </pre>
  * {@code db} is the database index big-endian; {@code at} Unix milliseconds big-endian; the
  * Redis key is appended raw as the last element, so the keys of one database are contiguous

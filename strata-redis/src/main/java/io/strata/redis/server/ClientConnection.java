@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.ServerStats;
@@ -16,6 +17,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One client connection: executes its requests strictly in order, one at a time, and writes
@@ -39,6 +41,14 @@ import java.util.concurrent.CompletableFuture;
  * queue drains below {@link #RESUME_READING_AT}, so one client's pipeline cannot exhaust the
  * heap. Replies are flushed when the connection has nothing left to run, or every
  * {@link #FLUSH_EVERY} replies, so a deep pipeline gets its replies in large writes.
+ *
+ * <h2>Pushed messages</h2>
+ * Pub/sub messages reach the connection through its session's push sink: they are written
+ * by a task on the event loop, in the order pushed, beside whatever reply is pending (a
+ * reply is always written whole, so they never split one). A subscriber that stops reading
+ * is disconnected once {@link #PUSH_OUTPUT_LIMIT} bytes wait to be sent, as Redis's
+ * {@code client-output-buffer-limit pubsub 32mb} does. After each reply the connection runs
+ * the session's after-reply actions (SUBSCRIBE's: its channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** Requests queued before reading pauses: deep enough for any benchmark's pipeline. */
@@ -53,6 +63,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      * for its class of clients is 256 MB; a client that cannot keep up must not exhaust the heap.
      */
     static final long MONITOR_OUTPUT_LIMIT = 256L * 1024 * 1024;
+    /** Bytes waiting to be sent past which a connection receiving pushes is closed. */
+    private static final long PUSH_OUTPUT_LIMIT = 32L << 20;
 
     private final ClientSession session;
     private final CommandExecutor executor;
@@ -78,6 +90,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        session.pushTo(messages -> {
+            try {
+                ctx.executor().execute(() -> writePushes(messages));
+            } catch (RejectedExecutionException e) {
+                // the server is stopping: the connection is about to close
+            }
+        });
     }
 
     @Override
@@ -179,11 +198,23 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** Writes a command's reply unless CLIENT REPLY OFF or SKIP drops it. */
+    /**
+     * Writes a command's reply — only its pushed parts under CLIENT REPLY OFF/SKIP, as Redis
+     * still sends subscription confirmations then — and runs the session's after-reply actions.
+     */
     private void answer(Reply reply) {
         if (!session.dropReply()) {
             write(reply);
+        } else if (reply instanceof Reply.Push) {
+            write(reply);
+        } else if (reply instanceof Reply.Sequence) {
+            for (Reply r : ((Reply.Sequence) reply).replies()) {
+                if (r instanceof Reply.Push) {
+                    write(r);
+                }
+            }
         }
+        session.runAfterReply();
     }
 
     /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
@@ -208,6 +239,21 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             }
         } else {
             ctx.executor().execute(() -> send(reply));
+        }
+    }
+
+    /** Writes pushed messages (event loop only), flushes, and drops a subscriber too far behind. */
+    private void writePushes(List<Reply> messages) {
+        if (closing) {
+            return;
+        }
+        for (Reply m : messages) {
+            write(m);
+        }
+        flush();
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        if (out != null && out.totalPendingWriteBytes() > PUSH_OUTPUT_LIMIT) {
+            ctx.close();
         }
     }
 
@@ -263,6 +309,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         pending.clear();
+        session.runAfterReply();
         onClose.run();
     }
 

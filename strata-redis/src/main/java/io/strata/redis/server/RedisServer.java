@@ -29,6 +29,8 @@ import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.protocol.RespDecoder;
+import io.strata.redis.pubsub.PubSub;
+
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -64,6 +66,8 @@ import java.util.stream.Collectors;
 public final class RedisServer implements AutoCloseable {
     /** The directory the server's keys live in. */
     public static final List<String> DIRECTORY = List.of("strata-redis");
+    /** The keyspace area of pub/sub's queue and subscription counts. */
+    private static final char PUBSUB_AREA = 'p';
 
     private final Database database;
     private final LongSupplier clock;
@@ -81,6 +85,8 @@ public final class RedisServer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
     private ExpiryCycle expiryCycle;
+    private PubSub pubsub;
+    private InputBarrier inputBarrier;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Listeners listeners;
@@ -111,6 +117,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
+        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
         expiryCycle = new ExpiryCycle(database, keys, clock, stats);
         expiryCycle.start();
@@ -119,6 +126,7 @@ public final class RedisServer implements AutoCloseable {
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         boss = new MultiThreadIoEventLoopGroup(1, io);
         workers = new MultiThreadIoEventLoopGroup(0, io);
+        inputBarrier = new InputBarrier(workers);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channelType)
@@ -163,6 +171,7 @@ public final class RedisServer implements AutoCloseable {
             connections.remove(id);
             monitors.remove(id);
             openConnections.decrementAndGet();
+            pubsub.disconnected(session);
         });
         connections.put(id, connection);
         ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
@@ -179,7 +188,7 @@ public final class RedisServer implements AutoCloseable {
         long now = clock.getAsLong();
         for (ClientConnection c : connections.values()) {
             ClientSession s = c.session();
-            if (!monitors.isMonitor(s.id()) && !s.pubsub() && now - s.lastCommandMillis() > timeout * 1000) {
+            if (!monitors.isMonitor(s.id()) && !s.subscribed() && now - s.lastCommandMillis() > timeout * 1000) {
                 c.closeIfIdle();
             }
         }
@@ -218,6 +227,9 @@ public final class RedisServer implements AutoCloseable {
         }
         if (expiryCycle != null) {
             expiryCycle.close();
+        }
+        if (pubsub != null) {
+            pubsub.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -284,6 +296,11 @@ public final class RedisServer implements AutoCloseable {
         public void shutdown() {
             Thread t = new Thread(RedisServer.this::close, "strata-redis-shutdown");
             t.start();
+        }
+
+        @Override
+        public PubSub pubsub() {
+            return pubsub;
         }
 
         @Override
