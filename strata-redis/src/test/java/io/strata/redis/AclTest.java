@@ -322,10 +322,12 @@ class AclTest {
         assertThat(acl(admin, "DRYRUN", "t", "SET", "write", "v")).isEqualTo("OK");
         assertThat(acl(admin, "DRYRUN", "t", "SET", "write", "v", "GET"))
                 .isEqualTo("This user has no permissions to access the 'write' key");
-        assertThat(acl(admin, "DRYRUN", "t", "EVAL", "", "1", "rw1")).isEqualTo("OK");
-        assertThat(acl(admin, "DRYRUN", "t", "EVAL", "", "1", "read")).isEqualTo("This user has no permissions to access the 'read' key");
-        assertThat(acl(admin, "DRYRUN", "t", "EVAL_RO", "", "1", "read")).isEqualTo("OK");
-        assertThat(acl(admin, "DRYRUN", "t", "EVAL", "", "3", "rw", "read")).isEqualTo("OK");
+        // Movable keys (this server has no scripting, so no EVAL): a destination written, sources read.
+        assertThat(acl(admin, "DRYRUN", "t", "ZUNIONSTORE", "rw1", "1", "rw2")).isEqualTo("OK");
+        assertThat(acl(admin, "DRYRUN", "t", "ZUNIONSTORE", "read", "1", "rw2"))
+                .isEqualTo("This user has no permissions to access the 'read' key");
+        assertThat(acl(admin, "DRYRUN", "t", "SINTERCARD", "1", "read")).isEqualTo("OK");
+        assertThat(acl(admin, "DRYRUN", "t", "SINTERCARD", "3", "rw", "read")).isEqualTo("OK");
         assertThat(acl(admin, "DRYRUN", "t", "HEXISTS", "write", "f")).isEqualTo("OK");
         assertThat(acl(admin, "DRYRUN", "t", "HEXISTS", "nothing", "f"))
                 .isEqualTo("This user has no permissions to access the 'nothing' key");
@@ -487,6 +489,62 @@ class AclTest {
             assertThat(j.set("foo", "100")).isEqualTo("OK");
         } finally {
             db.close();
+        }
+    }
+
+    @Test
+    void configSetReachesTheAcl() {
+        admin.configSet("requirepass", "secret");
+        assertThat(field(acl(admin, "GETUSER", "default"), "flags")).isEqualTo(List.of("on"));
+        try (Jedis j = server.jedis()) {
+            assertThat(error(j::ping)).isEqualTo("NOAUTH Authentication required.");
+            assertThat(j.auth("secret")).isEqualTo("OK");
+            assertThat(j.auth("default", "secret")).isEqualTo("OK");
+        }
+        admin.configSet("requirepass", "");
+        assertThat(field(acl(admin, "GETUSER", "default"), "flags")).isEqualTo(List.of("on", "nopass"));
+
+        admin.configSet("acllog-max-len", "1");
+        acl(admin, "SETUSER", "x", "on", ">p", "+ping");
+        try (Jedis j = as("x", "p")) {
+            error(() -> j.get("a"));
+            error(() -> j.get("b"));
+        }
+        assertThat(list(acl(admin, "LOG"))).hasSize(1);
+
+        admin.configSet("acl-pubsub-default", "allchannels");
+        acl(admin, "SETUSER", "y");
+        assertThat(field(acl(admin, "GETUSER", "y"), "channels")).isEqualTo("&*");
+    }
+
+    @Test
+    void subcommandRulesUseTheServersSubcommandTable() {
+        acl(admin, "SETUSER", "c", "on", ">p", "+client|id", "+object|encoding", "~*");
+        try (Jedis j = as("c", "p")) {
+            assertThat(j.clientId()).isPositive();
+            assertThat(error(() -> run(j, "CLIENT", "KILL", "ID", "12345")))
+                    .isEqualTo("NOPERM this user has no permissions to run the 'client|kill' command");
+            assertThat(error(() -> run(j, "OBJECT", "FREQ", "k")))
+                    .isEqualTo("NOPERM this user has no permissions to run the 'object|freq' command");
+            assertThat(run(j, "OBJECT", "ENCODING", "nokey")).isNull();
+        }
+        assertThat(error(() -> run(admin, "CLIENT", "KILL", "USER", "nobody"))).isEqualTo("ERR No such user 'nobody'");
+        assertThat(run(admin, "CLIENT", "KILL", "USER", "c")).isEqualTo(0L);
+    }
+
+    @Test
+    void revokedChannelsDisconnectTheirSubscribers() throws Exception {
+        acl(admin, "SETUSER", "s", "on", ">p", "+@all", "resetchannels", "&news.*");
+        try (Jedis j = as("s", "p")) {
+            assertThat(error(() -> run(j, "PUBLISH", "sport", "m")))
+                    .isEqualTo("NOPERM this user has no permissions to access one of the channels used as arguments");
+            assertThat(error(() -> run(j, "SUBSCRIBE", "sport")))
+                    .isEqualTo("NOPERM this user has no permissions to access one of the channels used as arguments");
+            // Jedis's sendCommand reads the first reply: here the subscription's confirmation.
+            assertThat(decode(j.sendCommand(Command.SUBSCRIBE, "news.today"))).isEqualTo(List.of("subscribe", "news.today", 1L));
+            acl(admin, "SETUSER", "s", "resetchannels", "&other");
+            // Closed by the server ("Unexpected end of stream"), not a read timeout.
+            assertThatThrownBy(() -> j.getConnection().getOne()).isInstanceOf(JedisConnectionException.class).hasNoCause();
         }
     }
 

@@ -93,6 +93,22 @@ class StringCommandsTest {
     }
 
     @Test
+    void valuesLargerThanOneFoundationDbValueAreChunked() {
+        byte[] big = new byte[3_000_000];
+        new java.util.Random(1).nextBytes(big);
+        assertThat(jedis.set("big".getBytes(), big)).isEqualTo("OK");
+        assertThat(jedis.get("big".getBytes())).isEqualTo(big);
+        assertThat(jedis.strlen("big")).isEqualTo(big.length);
+        assertThat(jedis.getrange("big".getBytes(), 1_000_000, 1_000_009)).isEqualTo(java.util.Arrays.copyOfRange(big, 1_000_000, 1_000_010));
+        assertThat(jedis.append("big".getBytes(), new byte[] {1, 2})).isEqualTo(big.length + 2);
+        jedis.set("big", "small again");
+        assertThat(jedis.get("big")).isEqualTo("small again");
+        assertThatThrownBy(() -> jedis.set("huge".getBytes(), new byte[12_000_000]))
+                .hasMessageStartingWith("ERR string values larger than 9000000 bytes are not supported yet");
+        assertThat(jedis.exists("huge")).isFalse();
+    }
+
+    @Test
     void msetAndMget() {
         assertThat(jedis.mset("a", "1", "b", "2")).isEqualTo("OK");
         assertThat(jedis.mget("a", "nope", "b")).isEqualTo(java.util.Arrays.asList("1", null, "2"));

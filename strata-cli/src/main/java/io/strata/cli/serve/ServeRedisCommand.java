@@ -44,7 +44,8 @@ public final class ServeRedisCommand implements Callable<Integer> {
     String requirepass;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A redis.conf subset: port, bind, requirepass, databases, maxclients, timeout.")
+            description = "A redis.conf: port, bind, requirepass, databases, maxclients, timeout and Redis 7.0's other "
+                    + "parameters (CONFIG REWRITE writes it back).")
     Path config;
 
     @Override
@@ -71,6 +72,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
         String where;
         if (memory) {
             database = Strata.inMemory();
+            settings = settings.withDurable(false);
             where = "in memory only (--memory): data is lost when the server stops";
         } else if (clusterFile != null) {
             try {

@@ -177,6 +177,11 @@ public final class AccessControl implements AutoCloseable {
         return found;
     }
 
+    /** Whether {@code name} is a user (CLIENT KILL USER), as the current snapshot knows them. */
+    public boolean hasUser(String name) {
+        return snapshot.users().containsKey(name);
+    }
+
     /** Whether AUTH with only a password has a password to check (else Redis's "without any password configured" error). */
     public boolean defaultUserHasPassword() {
         return !snapshot.defaultUser().nopass;

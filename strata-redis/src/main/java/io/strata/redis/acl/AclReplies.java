@@ -154,8 +154,7 @@ public final class AclReplies {
             if (p == null) {
                 throw new RedisException("ERR User '" + user + "' not found");
             }
-            CommandSpec base = acl.catalog().table().lookup(request[0]);
-            CommandSpec spec = base == null ? null : acl.catalog().table().resolve(base, request);
+            CommandSpec spec = acl.catalog().table().resolve(request);
             if (spec == null) {
                 throw new RedisException("ERR Command '" + AclText.of(request[0]) + "' not found");
             }

@@ -54,10 +54,9 @@ final class CommandCatalog {
     CommandCatalog(CommandTable table) {
         this.table = table;
         for (CommandSpec spec : table.all()) {
-            boolean container = table.hasSubcommands(spec);
-            Entry e = add(spec, null, container ? 1L << AclCategories.indexOf("slow") : mask(spec));
+            Entry e = add(spec, null, mask(spec));
             topLevel.add(e);
-            for (CommandSpec sub : table.subcommands(spec)) {
+            for (CommandSpec sub : table.subcommands(spec.name())) {
                 e.children.add(add(sub, e, mask(sub)));
             }
         }

@@ -180,12 +180,7 @@ public final class CommandLanes {
             replies.add(unitReplies);
             for (Invocation inv : unit.requests) {
                 chain = chain.thenCompose(ignored -> {
-                    CompletableFuture<Reply> one;
-                    try {
-                        one = inv.spec().handler().execute(inv, tr);
-                    } catch (RuntimeException e) {
-                        one = CompletableFuture.failedFuture(e);
-                    }
+                    CompletableFuture<Reply> one = inv.execute(tr);
                     return one.handle((reply, error) -> {
                         if (error == null) {
                             unitReplies.add(reply);

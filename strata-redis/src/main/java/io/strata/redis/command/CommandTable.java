@@ -13,10 +13,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The commands a server knows, by name, and the subcommands of its container commands
- * ({@code client|id}: a spec of its own, named {@code container|subcommand}, run by the
- * container's handler). Command groups register into it at start; after that it is only read
- * (by every connection at once, without locks: the maps are not changed once the server runs).
+ * The commands a server knows, by name. Command groups register into it at start; after
+ * that it is only read (by every connection at once, without locks: the maps are not changed
+ * once the server runs).
+ *
+ * <p>A <em>container</em> command (CONFIG, CLIENT, COMMAND …) has subcommands, each a command
+ * of its own named {@code container|sub} with its own arity, flags and handler, as in Redis 7:
+ * {@link #resolve} picks the subcommand from the request's second argument.
  */
 public final class CommandTable {
     private final Map<String, CommandSpec> byName = new TreeMap<>();
@@ -45,51 +48,68 @@ public final class CommandTable {
     }
 
     /**
-     * Adds a subcommand of a registered container: its spec is named
-     * {@code container|name}, takes the container's kind and handler, and the given arity,
-     * flags and categories (as {@link #add} reads them).
+     * Adds a container command: it only dispatches to its subcommands (added with
+     * {@link #addSubcommand}); Redis gives containers arity -2 and no flags.
      */
-    public void addSubcommand(CommandSpec container, String name, int arity, String flags, int firstKey, int lastKey,
-                              int step, String types) {
-        Set<CommandFlag> parsed = parseFlags(flags);
-        String sub = name.toLowerCase(Locale.ROOT);
-        CommandSpec spec = new CommandSpec(container.name() + "|" + sub, arity, parsed, firstKey, lastKey, step,
-                categories(parsed, types), container.kind(), container.handler());
-        if (subcommands.computeIfAbsent(container.name(), k -> new TreeMap<>()).putIfAbsent(sub, spec) != null) {
+    public void addContainer(String name) {
+        add(name, -2, "", 0, 0, 0, "", CommandSpec.Kind.LOCAL, (inv, tr) -> {
+            throw new io.strata.redis.protocol.RedisException(unknownSubcommand(inv.arg(0), inv.arg(1)));
+        });
+        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+    }
+
+    /**
+     * Adds a container command that also runs on its own when given no subcommand (COMMAND
+     * with no argument lists every command); arguments as {@link #add}.
+     */
+    public void addContainer(String name, int arity, String flags, String types, CommandSpec.Kind kind, CommandHandler alone) {
+        add(name, arity, flags, 0, 0, 0, types, kind, alone);
+        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+    }
+
+    /**
+     * Adds subcommand {@code sub} of container {@code parent} (registered first with
+     * {@link #addContainer}); arguments as {@link #add}, positions counted from the container's
+     * name (CONFIG GET's first argument is 2).
+     */
+    public void addSubcommand(String parent, String sub, int arity, String flags, int firstKey, int lastKey, int step,
+                              String types, CommandSpec.Kind kind, CommandHandler handler) {
+        Map<String, CommandSpec> subs = subcommands.get(parent.toLowerCase(Locale.ROOT));
+        if (subs == null) {
+            throw new IllegalStateException("not a container: " + parent);
+        }
+        CommandSpec spec = new CommandSpec(parent + "|" + sub, arity, parseFlags(flags), firstKey, lastKey, step,
+                categories(parseFlags(flags), types), kind, handler);
+        if (subs.putIfAbsent(sub.toLowerCase(Locale.ROOT), spec) != null) {
             throw new IllegalStateException("subcommand registered twice: " + spec.name());
         }
     }
 
-    /** Whether {@code spec} is a container whose subcommands are known. */
-    public boolean hasSubcommands(CommandSpec spec) {
-        return subcommands.containsKey(spec.name());
+    /** Whether {@code name} is a container command. */
+    public boolean isContainer(String name) {
+        return subcommands.containsKey(name);
     }
 
-    /** The subcommands of a container, by name (empty for other commands). */
-    public Collection<CommandSpec> subcommands(CommandSpec container) {
-        Map<String, CommandSpec> subs = subcommands.get(container.name());
+    /** A container's subcommands, by name; empty for a plain command. */
+    public Collection<CommandSpec> subcommands(String container) {
+        Map<String, CommandSpec> subs = subcommands.get(container);
         return subs == null ? List.of() : Collections.unmodifiableCollection(subs.values());
     }
 
-    /** The subcommand {@code name} (any case) of {@code container}, or null. */
-    public CommandSpec subcommand(CommandSpec container, byte[] name) {
-        Map<String, CommandSpec> subs = subcommands.get(container.name());
-        return subs == null || name.length > 64 ? null : subs.get(lowerAscii(name));
-    }
-
     /**
-     * What a request runs, as Redis's {@code lookupCommand}: the subcommand its second argument
-     * names when {@code spec} is a container, else {@code spec} itself; null for a container
-     * with an unknown subcommand.
+     * The command a request runs, as Redis's {@code lookupCommand}: the command its first
+     * argument names or, for a container given a second argument, that subcommand. Null when
+     * unknown ({@link #unknownError} says why).
      */
-    public CommandSpec resolve(CommandSpec spec, byte[][] args) {
-        if (args.length < 2 || !hasSubcommands(spec)) {
+    public CommandSpec resolve(byte[][] args) {
+        CommandSpec spec = lookup(args[0]);
+        if (spec == null || args.length < 2 || !subcommands.containsKey(spec.name())) {
             return spec;
         }
-        return subcommand(spec, args[1]);
+        return subcommands.get(spec.name()).get(lowerAscii(args[1]));
     }
 
-    /** A command or subcommand by its full name ({@code get}, {@code client|id}), any case; null if unknown. */
+    /** The command or subcommand by its full name ({@code config|get}), or null. */
     public CommandSpec lookupFullName(String fullName) {
         String name = fullName.toLowerCase(Locale.ROOT);
         int bar = name.indexOf('|');
@@ -98,6 +118,22 @@ public final class CommandTable {
         }
         Map<String, CommandSpec> subs = subcommands.get(name.substring(0, bar));
         return subs == null ? null : subs.get(name.substring(bar + 1));
+    }
+
+    /** Redis's error for a request {@link #resolve} found nothing for. */
+    public String unknownError(byte[][] args) {
+        CommandSpec spec = lookup(args[0]);
+        if (spec != null && args.length >= 2 && subcommands.containsKey(spec.name())) {
+            return unknownSubcommand(args[0], args[1]);
+        }
+        return CommandExecutor.unknownCommand(args);
+    }
+
+    /** {@code ERR unknown subcommand '%.128s'. Try CONFIG HELP.} */
+    static String unknownSubcommand(byte[] container, byte[] sub) {
+        String s = new String(sub, StandardCharsets.UTF_8);
+        return "ERR unknown subcommand '" + s.substring(0, Math.min(s.length(), 128)) + "'. Try "
+                + new String(container, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT) + " HELP.";
     }
 
     private static Set<CommandFlag> parseFlags(String flags) {

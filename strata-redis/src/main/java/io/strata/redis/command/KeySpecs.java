@@ -246,11 +246,20 @@ public final class KeySpecs {
             "sort_ro", args -> sortKeys(args, false),
             "migrate", KeySpecs::migrateKeys);
 
+    /**
+     * Commands whose only key spec is flagged NOT_KEY in Redis 7.0 (shard channels sit where
+     * keys would, for cluster routing): the ACL checks them as channels, never as keys.
+     */
+    private static final java.util.Set<String> NOT_KEYS = java.util.Set.of("spublish", "ssubscribe", "sunsubscribe");
+
     private KeySpecs() {
     }
 
     /** Whether {@code spec} may name keys at all. */
     public static boolean hasKeys(CommandSpec spec) {
+        if (NOT_KEYS.contains(spec.name())) {
+            return false;
+        }
         return SPECS.containsKey(spec.name()) || CUSTOM.containsKey(spec.name()) || spec.firstKey() > 0;
     }
 
@@ -260,6 +269,9 @@ public final class KeySpecs {
      * key count): the command itself then answers with its error, as in Redis.
      */
     public static List<KeyRef> keys(CommandSpec spec, byte[][] args) {
+        if (NOT_KEYS.contains(spec.name())) {
+            return List.of();
+        }
         Finder custom = CUSTOM.get(spec.name());
         if (custom != null) {
             return custom.keys(args);

@@ -31,7 +31,18 @@ final class AclCommands {
     }
 
     static void register(CommandTable t) {
-        t.add("acl", -2, "", 0, 0, 0, "", LOCAL, (inv, tr) -> acl(inv));
+        t.addContainer("acl");
+        // Redis 7.0's subcommands of ACL (arity and flags as its command table has them); one handler dispatches.
+        String[][] subs = {
+            {"cat", "-2", ""}, {"deluser", "-3", "admin"}, {"dryrun", "-4", "admin"}, {"genpass", "-2", ""},
+            {"getuser", "3", "admin"}, {"list", "2", "admin"}, {"load", "2", "admin"}, {"log", "-2", "admin"},
+            {"save", "2", "admin"}, {"setuser", "-3", "admin"}, {"users", "2", "admin"}, {"whoami", "2", ""},
+        };
+        for (String[] sub : subs) {
+            t.addSubcommand("acl", sub[0], Integer.parseInt(sub[1]), sub[2] + " noscript loading stale", 0, 0, 0, "", LOCAL,
+                    (inv, tr) -> acl(inv));
+        }
+        t.addSubcommand("acl", "help", 2, "loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> acl(inv));
     }
 
     private static CompletableFuture<Reply> acl(Invocation inv) {

@@ -44,8 +44,8 @@ final class BitCommands {
     }
 
     /** A string key's value, or null when the key is absent. */
-    static CompletableFuture<byte[]> valueOf(ReadTransaction tr, KeyMeta m) {
-        return m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
+    static CompletableFuture<byte[]> valueOf(Invocation inv, ReadTransaction tr, KeyMeta m) {
+        return m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
     }
 
     /**
@@ -77,7 +77,7 @@ final class BitCommands {
         int db = inv.db();
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m ->
-                valueOf(tr, m).thenApply(value -> {
+                valueOf(inv, tr, m).thenApply(value -> {
                     byte[] old = value == null ? new byte[0] : value;
                     long needed = (offset >>> 3) + 1;
                     int previous = Bits.get(old, offset);
@@ -88,7 +88,7 @@ final class BitCommands {
                     StringValues.checkWritable(needed);
                     byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
                     Bits.set(updated, offset, (int) on);
-                    StringValues.write(tr, keys(inv), db, key, m, updated, m == null ? 0 : m.expireAtMillis());
+                    inv.await(StringValues.write(tr, keys(inv), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
                     return Reply.integer(previous);
                 }));
     }
@@ -96,7 +96,7 @@ final class BitCommands {
     private static CompletableFuture<Reply> getbit(Invocation inv, Transaction tr) {
         long offset = bitOffset(inv.arg(2), 0);
         return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING)
-                .thenCompose(m -> valueOf(tr, m))
+                .thenCompose(m -> valueOf(inv, tr, m))
                 .thenApply(v -> Reply.integer(v == null ? 0 : Bits.get(v, offset)));
     }
 
@@ -106,7 +106,7 @@ final class BitCommands {
             if (m == null) {
                 return Invocation.done(Reply.ZERO);
             }
-            return StringValues.read(tr, m).thenApply(v -> Reply.integer(bitcount(inv, v)));
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(bitcount(inv, v)));
         });
     }
 
@@ -185,7 +185,7 @@ final class BitCommands {
                 // A missing key is an endless run of zeros.
                 return Invocation.done(Reply.integer(bit == 1 ? -1 : 0));
             }
-            return StringValues.read(tr, m).thenApply(v -> Reply.integer(bitpos(inv, v, (int) bit)));
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(bitpos(inv, v, (int) bit)));
         });
     }
 
@@ -261,7 +261,7 @@ final class BitCommands {
         int db = inv.db();
         List<CompletableFuture<byte[]>> sources = new ArrayList<>();
         for (int i = 3; i < inv.argc(); i++) {
-            sources.add(keys(inv).get(tr, db, inv.arg(i), inv.now(), RedisType.STRING).thenCompose(m -> valueOf(tr, m)));
+            sources.add(keys(inv).get(tr, db, inv.arg(i), inv.now(), RedisType.STRING).thenCompose(m -> valueOf(inv, tr, m)));
         }
         byte[] dest = inv.arg(2);
         return CompletableFuture.allOf(sources.toArray(new CompletableFuture[0]))
@@ -278,7 +278,7 @@ final class BitCommands {
                             keys(inv).delete(tr, db, dest, old);
                         }
                     } else {
-                        StringValues.write(tr, keys(inv), db, dest, old, result, 0);
+                        inv.await(StringValues.write(tr, keys(inv), db, dest, old, result, 0));
                     }
                     return Reply.integer(result.length);
                 });

@@ -51,7 +51,7 @@ final class BitfieldCommand {
         byte[] key = inv.arg(1);
         if (!writes) {
             return inv.server().keys().get(tr, db, key, inv.now(), RedisType.STRING)
-                    .thenCompose(m -> BitCommands.valueOf(tr, m))
+                    .thenCompose(m -> BitCommands.valueOf(inv, tr, m))
                     .thenApply(v -> run(ops, v == null ? new byte[0] : v));
         }
         long highestBit = 0;
@@ -62,7 +62,7 @@ final class BitfieldCommand {
         }
         long needed = (highestBit >>> 3) + 1;
         return inv.server().keys().getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m ->
-                BitCommands.valueOf(tr, m).thenApply(value -> {
+                BitCommands.valueOf(inv, tr, m).thenApply(value -> {
                     byte[] old = value == null ? new byte[0] : value;
                     StringValues.checkWritable(Math.max(old.length, needed));
                     // As Redis, the key is created or padded up to the farthest bit written
@@ -70,7 +70,7 @@ final class BitfieldCommand {
                     byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
                     Reply reply = run(ops, updated);
                     if (m == null || !Arrays.equals(old, updated)) {
-                        StringValues.write(tr, inv.server().keys(), db, key, m, updated, m == null ? 0 : m.expireAtMillis());
+                        inv.await(StringValues.write(tr, inv.server().keys(), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
                     }
                     return reply;
                 }));

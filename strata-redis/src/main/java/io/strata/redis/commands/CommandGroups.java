@@ -23,11 +23,19 @@ public final class CommandGroups {
         BitfieldCommand.register(table);
         LcsCommand.register(table);
         ServerCommands.register(table);
-        ScriptingCommands.register(table);
         ZSetCommands.register(table);
         ZRangeCommands.register(table);
         ZPopCommands.register(table);
         ZSetAlgebraCommands.register(table);
+        CommandCommand.register(table);
+        InfoCommand.register(table);
+        ConfigCommand.register(table);
+        SlowlogCommand.register(table);
+        LatencyCommand.register(table);
+        MemoryCommand.register(table);
+        DebugCommand.register(table);
+        ScriptManagementCommands.register(table);
+        PubSubCommands.register(table);
         AclCommands.register(table);
     }
 }

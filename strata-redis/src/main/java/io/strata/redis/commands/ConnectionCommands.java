@@ -27,7 +27,7 @@ final class ConnectionCommands {
 
     static void register(CommandTable t) {
         t.add("ping", -1, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ping(inv));
-        t.add("echo", 2, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
+        t.add("echo", 2, "loading stale fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
         t.add("quit", -1, "no_auth noscript loading stale fast allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
             inv.session().requestClose();
             return done(Reply.OK);
@@ -36,12 +36,16 @@ final class ConnectionCommands {
         t.add("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> auth(inv));
         t.add("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> hello(inv));
         t.add("reset", 1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> reset(inv));
-        t.add("client", -2, "", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ClientCommand.run(inv));
+        ClientCommand.register(t);
     }
 
     private static CompletableFuture<Reply> ping(Invocation inv) {
         if (inv.argc() > 2) {
             throw new RedisException("ERR wrong number of arguments for 'ping' command");
+        }
+        if (inv.session().subscribed() && inv.session().protocol() == 2) {
+            // RESP2 subscribers read every reply as a message: Redis answers with one.
+            return done(Reply.array(Reply.bulk("pong"), inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.bulk("")));
         }
         return done(inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.PONG);
     }
@@ -149,6 +153,9 @@ final class ConnectionCommands {
         s.protocol(2);
         s.name("");
         s.deauthenticate(inv.server().acl().defaultUserOpen());
-        return done(Reply.simple("RESET"));
+        s.repliesOn();
+        inv.server().monitors().remove(s.id());
+        // Subscriptions end without confirmations; the reply waits until they are unregistered.
+        return inv.server().pubsub().reset(s).thenApply(ignored -> Reply.simple("RESET"));
     }
 }

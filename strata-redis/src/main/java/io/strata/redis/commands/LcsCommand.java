@@ -43,7 +43,7 @@ final class LcsCommand {
                 throw new RedisException("ERR The specified keys must contain string values");
             }
             return new KeyMeta[] {a, b};
-        }).thenCompose(metas -> BitCommands.valueOf(tr, metas[0]).thenCombine(BitCommands.valueOf(tr, metas[1]),
+        }).thenCompose(metas -> BitCommands.valueOf(inv, tr, metas[0]).thenCombine(BitCommands.valueOf(inv, tr, metas[1]),
                 (a, b) -> answer(inv, a == null ? new byte[0] : a, b == null ? new byte[0] : b)));
     }
 

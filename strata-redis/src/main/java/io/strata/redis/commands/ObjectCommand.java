@@ -40,7 +40,11 @@ final class ObjectCommand {
     }
 
     static void register(CommandTable t) {
-        t.add("object", -2, "", 0, 0, 0, "", DATA, ObjectCommand::object);
+        t.addContainer("object");
+        t.addSubcommand("object", "help", 2, "loading stale", 0, 0, 0, "keyspace", DATA, ObjectCommand::object);
+        for (String sub : new String[] {"encoding", "freq", "idletime", "refcount"}) {
+            t.addSubcommand("object", sub, 3, "readonly", 2, 2, 1, "keyspace", DATA, ObjectCommand::object);
+        }
     }
 
     private static CompletableFuture<Reply> object(Invocation inv, Transaction tr) {
@@ -69,7 +73,7 @@ final class ObjectCommand {
                     if (m.type() != RedisType.STRING || m.isObject()) {
                         return Invocation.done(Reply.ONE);
                     }
-                    return StringValues.read(tr, m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
+                    return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
                 case "idletime":
                     return Invocation.done(Reply.ZERO);
                 default:
@@ -87,7 +91,7 @@ final class ObjectCommand {
         if (m.isObject()) {
             return CompletableFuture.completedFuture("raw");
         }
-        return StringValues.read(tr, m).thenApply(ObjectCommand::stringEncoding);
+        return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(ObjectCommand::stringEncoding);
     }
 
     /** Redis's {@code tryObjectEncoding} for a value as SET stores it. */

@@ -98,7 +98,7 @@ final class SortCommand {
                 return m.type() == RedisType.HASH ? CollectionTypes.hashField(tr, keys, inv.db(), m, p.field())
                         : CompletableFuture.completedFuture(null);
             }
-            return m.type() == RedisType.STRING ? StringValues.read(tr, m) : CompletableFuture.completedFuture(null);
+            return m.type() == RedisType.STRING ? StringValues.read(tr, inv.server().keys(), inv.db(), m) : CompletableFuture.completedFuture(null);
         });
     }
 

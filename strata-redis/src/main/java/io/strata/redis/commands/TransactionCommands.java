@@ -40,7 +40,7 @@ final class TransactionCommands {
     }
 
     static void register(CommandTable t) {
-        t.add("multi", 1, "noscript loading stale fast no_multi allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> multi(inv));
+        t.add("multi", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> multi(inv));
         t.add("exec", 1, "noscript loading stale skip_slowlog", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> exec(inv));
         t.add("discard", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> discard(inv));
         t.add("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transaction", DATA, TransactionCommands::watch);

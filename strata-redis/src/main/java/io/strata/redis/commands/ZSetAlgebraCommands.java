@@ -216,7 +216,8 @@ final class ZSetAlgebraCommands {
             if (!inv.option(i).equals("LIMIT") || i + 2 != inv.argc()) {
                 throw RedisException.syntax();
             }
-            limit = inv.longArg(i + 1);
+            // Redis words both a non-number and a negative LIMIT the same way.
+            limit = inv.longArg(i + 1, "ERR LIMIT can't be negative");
             if (limit < 0) {
                 throw new RedisException("ERR LIMIT can't be negative");
             }

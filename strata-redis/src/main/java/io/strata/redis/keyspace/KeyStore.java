@@ -18,6 +18,9 @@ import java.util.concurrent.CompletableFuture;
  * one deletes it first ({@link #getForWrite}), as Redis's {@code expireIfNeeded} does, so the
  * expired value's elements never leak into the new one.
  *
+ * <p>Counters: each database's key count and count of keys with an expiry move by atomic
+ * ADD in the same transaction as the change, so they never need a scan and never conflict.
+ *
  * <p>Concurrency: every method works inside the caller's transaction; reads of metadata are
  * serializable, so two commands that change the same key conflict and one retries. The
  * stamp is written with a versionstamped value: a blind write, no read, no extra conflict.
@@ -93,6 +96,9 @@ public final class KeyStore {
      * that object's elements are cleared.
      */
     public void put(Transaction tr, int db, byte[] key, KeyMeta old, KeyMeta meta) {
+        if (old != null ? old.hasExpiry() != meta.hasExpiry() : meta.hasExpiry()) {
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), meta.hasExpiry() ? PLUS_ONE : MINUS_ONE);
+        }
         if (old != null) {
             if (old.hasExpiry() && old.expireAtMillis() != meta.expireAtMillis()) {
                 tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
@@ -115,6 +121,7 @@ public final class KeyStore {
         tr.clear(keyspace.metaKey(db, key));
         if (old.hasExpiry()) {
             tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), MINUS_ONE);
         }
         if (old.isObject()) {
             clearObject(tr, db, old);
@@ -131,6 +138,7 @@ public final class KeyStore {
         tr.clear(keyspace.metaKey(db, key));
         if (old.hasExpiry()) {
             tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), MINUS_ONE);
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
         touch(tr, db, key);
@@ -148,6 +156,23 @@ public final class KeyStore {
         tr.clear(keyspace.stampRange(db));
         tr.clear(keyspace.objectRange(db));
         tr.clear(keyspace.countKey(db));
+        tr.clear(keyspace.expiresCountKey(db));
+    }
+
+    /**
+     * Every database's number of keys and of keys with an expiry (INFO keyspace), by database;
+     * databases never written are absent.
+     */
+    public CompletableFuture<java.util.SortedMap<Integer, long[]>> counts(ReadTransaction tr) {
+        return tr.getRange(keyspace.countRange()).asList().thenApply(kvs -> {
+            java.util.SortedMap<Integer, long[]> out = new java.util.TreeMap<>();
+            for (com.apple.foundationdb.KeyValue kv : kvs) {
+                Keyspace.CounterKey c = keyspace.counterKey(kv.getKey());
+                long n = java.nio.ByteBuffer.wrap(kv.getValue()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+                out.computeIfAbsent(c.db(), d -> new long[2])[c.expires() ? 1 : 0] = n;
+            }
+            return out;
+        });
     }
 
     /** The subspace of the object a key's metadata names. */
