@@ -39,7 +39,8 @@ public final class ServeRedisCommand implements Callable<Integer> {
             description = "Serve a FoundationDB cluster through fdb-java (needs libfdb_c).")
     Path clusterFile;
 
-    @Option(names = "--requirepass", paramLabel = "PASSWORD", description = "The default user's password.")
+    @Option(names = "--requirepass", paramLabel = "PASSWORD", description = "The default user's only password; stored with the ACL users in the database, "
+            + "so every server on it agrees (without it, what is stored stays).")
     String requirepass;
 
     @Option(names = "--config", paramLabel = "FILE",

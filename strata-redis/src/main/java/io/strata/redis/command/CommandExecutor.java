@@ -2,6 +2,7 @@ package io.strata.redis.command;
 
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.acl.Denial;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -18,7 +19,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Runs requests: finds the command (or subcommand), checks what Redis checks before running
- * one (in Redis's order: unknown command, arity, protected commands, authentication, MULTI
+ * one (in Redis's order: unknown command or subcommand, arity, protected commands,
+ * authentication, commands refused inside MULTI, ACL permissions, the pub/sub context, MULTI
  * queueing), then runs it — a data command in its lane's transaction ({@link CommandLanes}),
  * retried on conflicts, so every command is atomic and sees a consistent snapshot.
  *
@@ -26,6 +28,12 @@ import java.util.concurrent.ExecutionException;
  * does: command and error statistics, the slow log, and the MONITOR feed; a command refused
  * before running counts as a rejected call. The commands EXEC ran count one by one, after
  * EXEC's transaction committed (never for an attempt that was retried).
+ *
+ * <p>The ACL check is here, once for every request: it asks the server's {@code AccessControl}
+ * with the user's compiled permissions (a map lookup, nothing at all for a user allowed
+ * everything); a request the ACL denies never runs as data, so it meets the check in
+ * {@link #prepare}. EXEC asks again for each queued command ({@link #recheckQueued}), since the
+ * rules may have changed after it was queued.
  */
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
@@ -85,12 +93,16 @@ public final class CommandExecutor {
     public boolean wouldRunAsData(ClientSession session, byte[][] args) {
         CommandSpec spec = server.commands().resolve(args);
         return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
-                && (session.authenticated() || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
+                && (!server.acl().authRequired(session) || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
                 && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.PROTECTED)
-                && !(session.subscribed() && session.protocol() == 2);
+                && !(session.subscribed() && session.protocol() == 2) && server.acl().check(session, spec, args) == null;
     }
 
-    /** Applies Redis's checks, in Redis's order: unknown command, arity, protected, authentication, MULTI queueing. */
+    /**
+     * Applies Redis's checks, in Redis's order ({@code processCommand}): unknown command or
+     * subcommand, arity, protected, authentication, commands refused inside MULTI, ACL
+     * permissions, the RESP2 pub/sub context, MULTI queueing.
+     */
     public Prepared prepare(ClientSession session, byte[][] args) {
         CommandSpec spec = server.commands().resolve(args);
         if (spec == null) {
@@ -104,11 +116,16 @@ public final class CommandExecutor {
         if (spec.has(CommandFlag.PROTECTED) && !server.settings().debugAllowed(isLocal(session))) {
             return new Prepared(rejected(session, spec, protectedError(spec.name())), null, 0);
         }
-        if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
+        if (server.acl().authRequired(session) && !spec.has(CommandFlag.NO_AUTH)) {
             return new Prepared(rejected(session, spec, "NOAUTH Authentication required."), null, 0);
         }
         if (session.inMulti() && spec.has(CommandFlag.NO_MULTI) && !MULTI_CONTROL.contains(spec.name())) {
             return new Prepared(rejected(session, spec, "ERR Command not allowed inside a transaction"), null, 0);
+        }
+        Denial denied = server.acl().check(session, spec, args);
+        if (denied != null) {
+            server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
+            return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
         }
         if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
@@ -185,6 +202,33 @@ public final class CommandExecutor {
      * fails the whole attempt so the caller retries it.
      */
     public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, Transaction tr) {
+        return executeAll(session, requests, null, tr);
+    }
+
+    /**
+     * Checks queued requests against the ACL again, as EXEC does before running them (the rules
+     * may have changed since they were queued): per request, null when it may run, else its
+     * NOPERM reply. Denials are logged once, here, not on every retry of EXEC's transaction.
+     */
+    public List<Reply> recheckQueued(ClientSession session, List<byte[][]> requests) {
+        List<Reply> denials = new ArrayList<>(requests.size());
+        for (byte[][] args : requests) {
+            CommandSpec spec = server.commands().resolve(args);
+            Denial d = spec == null ? null : server.acl().check(session, spec, args);
+            if (d != null) {
+                server.acl().record(session, d, "multi", args);
+            }
+            denials.add(d == null ? null : Reply.error(d.execMessage()));
+        }
+        return denials;
+    }
+
+    /**
+     * As {@link #executeAll(ClientSession, List, Transaction)}, answering {@code denials}'
+     * non-null entries instead of running those requests.
+     */
+    public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, List<Reply> denials,
+                                                     Transaction tr) {
         List<Reply> replies = new ArrayList<>(requests.size());
         long[] durations = new long[requests.size()];
         execDurations.put(session.id(), durations);
@@ -192,7 +236,12 @@ public final class CommandExecutor {
         for (int i = 0; i < requests.size(); i++) {
             byte[][] args = requests.get(i);
             int index = i;
+            Reply denied = denials == null ? null : denials.get(i);
             chain = chain.thenCompose(ignored -> {
+                if (denied != null) {
+                    replies.add(denied);
+                    return CompletableFuture.completedFuture(null);
+                }
                 CommandSpec spec = server.commands().resolve(args);
                 Invocation inv = new Invocation(args, session, server, spec);
                 long start = System.nanoTime();

@@ -1,6 +1,7 @@
 package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
+import io.strata.redis.acl.AccessControl;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.pubsub.PubSub;
@@ -40,6 +41,8 @@ public interface ServerContext {
     /** Begins a clean shutdown (SHUTDOWN). */
     void shutdown();
 
+    /** Users, permissions and the ACL log. */
+    AccessControl acl();
     /** Publish/subscribe, shared with every process on the database. */
     PubSub pubsub();
 

@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
+import io.strata.redis.acl.AclText;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
@@ -15,7 +16,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 /** CLIENT and its subcommands (each a subcommand of the table, as in Redis 7.0), as Redis 7.0 answers them. */
-final class ClientCommand {
+public final class ClientCommand {
     private ClientCommand() {
     }
 
@@ -126,7 +127,7 @@ final class ClientCommand {
     }
 
     /** One line of CLIENT LIST, with Redis 7.0's fields (memory fields are this server's estimates). */
-    static String describe(ClientSession c, long now, long queryBytes) {
+    public static String describe(ClientSession c, long now, long queryBytes) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
                 + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
@@ -176,8 +177,8 @@ final class ClientCommand {
                     laddr = inv.argString(i + 1);
                     break;
                 case "USER":
-                    user = inv.argString(i + 1);
-                    if (!user.equals(Authentication.DEFAULT_USER)) {
+                    user = AclText.of(inv.arg(i + 1));
+                    if (!inv.server().acl().hasUser(user)) {
                         throw new RedisException("ERR No such user '" + user + "'");
                     }
                     break;

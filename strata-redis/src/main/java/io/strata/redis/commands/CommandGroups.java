@@ -36,5 +36,6 @@ public final class CommandGroups {
         DebugCommand.register(table);
         ScriptManagementCommands.register(table);
         PubSubCommands.register(table);
+        AclCommands.register(table);
     }
 }

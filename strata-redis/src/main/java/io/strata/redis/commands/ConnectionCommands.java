@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
+import io.strata.redis.acl.AclText;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
@@ -62,14 +63,13 @@ final class ConnectionCommands {
         if (inv.argc() > 3) {
             throw RedisException.syntax();
         }
-        byte[] user = inv.argc() == 3 ? inv.arg(1) : Authentication.DEFAULT_USER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] password = inv.arg(inv.argc() - 1);
-        if (inv.argc() == 2 && !Authentication.required(inv.server())) {
+        if (inv.argc() == 2 && !inv.server().acl().defaultUserHasPassword()) {
             throw new RedisException("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
-        Authentication.authenticate(inv.server(), inv.session(), user, password);
-        return done(Reply.OK);
+        String user = inv.argc() == 3 ? AclText.of(inv.arg(1)) : "default";
+        return inv.server().acl().authenticate(inv.session(), user, inv.arg(inv.argc() - 1), inv.argString(0))
+                .thenApply(ignored -> Reply.OK);
     }
 
     private static CompletableFuture<Reply> hello(Invocation inv) {
@@ -90,11 +90,14 @@ final class ConnectionCommands {
             i = 2;
         }
         String setName = null;
+        String authUser = null;
+        byte[] authPassword = null;
         for (; i < inv.argc(); i++) {
             String opt = inv.option(i);
             int left = inv.argc() - i - 1;
             if (opt.equals("AUTH") && left >= 2) {
-                Authentication.authenticate(inv.server(), s, inv.arg(i + 1), inv.arg(i + 2));
+                authUser = AclText.of(inv.arg(i + 1));
+                authPassword = inv.arg(i + 2);
                 i += 2;
             } else if (opt.equals("SETNAME") && left >= 1) {
                 setName = inv.argString(i + 1);
@@ -104,6 +107,15 @@ final class ConnectionCommands {
                 throw new RedisException("ERR Syntax error in HELLO option '" + inv.argString(i) + "'");
             }
         }
+        CompletableFuture<Void> auth = authUser == null ? CompletableFuture.completedFuture(null)
+                : inv.server().acl().authenticate(s, authUser, authPassword, inv.argString(0));
+        int chosen = protocol;
+        String name = setName;
+        return auth.thenApply(ignored -> helloReply(inv, chosen, name));
+    }
+
+    private static Reply helloReply(Invocation inv, int protocol, String setName) {
+        ClientSession s = inv.session();
         if (!s.authenticated()) {
             throw new RedisException("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
@@ -128,7 +140,7 @@ final class ConnectionCommands {
         m.add(Reply.bulk("master"));
         m.add(Reply.bulk("modules"));
         m.add(Reply.EMPTY_ARRAY);
-        return done(Reply.map(m));
+        return Reply.map(m);
     }
 
     private static CompletableFuture<Reply> reset(Invocation inv) {
@@ -140,7 +152,7 @@ final class ConnectionCommands {
         s.db(0);
         s.protocol(2);
         s.name("");
-        s.deauthenticate(!Authentication.required(inv.server()));
+        s.deauthenticate(inv.server().acl().defaultUserOpen());
         s.repliesOn();
         inv.server().monitors().remove(s.id());
         // Subscriptions end without confirmations; the reply waits until they are unregistered.

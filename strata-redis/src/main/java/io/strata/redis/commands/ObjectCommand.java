@@ -40,7 +40,11 @@ final class ObjectCommand {
     }
 
     static void register(CommandTable t) {
-        t.add("object", -2, "", 0, 0, 0, "", DATA, ObjectCommand::object);
+        t.addContainer("object");
+        t.addSubcommand("object", "help", 2, "loading stale", 0, 0, 0, "keyspace", DATA, ObjectCommand::object);
+        for (String sub : new String[] {"encoding", "freq", "idletime", "refcount"}) {
+            t.addSubcommand("object", sub, 3, "readonly", 2, 2, 1, "keyspace", DATA, ObjectCommand::object);
+        }
     }
 
     private static CompletableFuture<Reply> object(Invocation inv, Transaction tr) {

@@ -42,7 +42,12 @@ final class PubSubCommands {
                 (inv, tr) -> publish(inv, tr, ChannelKind.CHANNEL));
         t.add("spublish", 3, "pubsub loading stale fast may_replicate", 1, 1, 1, "", DATA,
                 (inv, tr) -> publish(inv, tr, ChannelKind.SHARD));
-        t.add("pubsub", -2, "", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
+        t.addContainer("pubsub");
+        t.addSubcommand("pubsub", "help", 2, "loading stale", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
+        t.addSubcommand("pubsub", "numpat", 2, "pubsub loading stale", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
+        for (String sub : new String[] {"channels", "numsub", "shardchannels", "shardnumsub"}) {
+            t.addSubcommand("pubsub", sub, -2, "pubsub loading stale", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
+        }
     }
 
     private static CompletableFuture<Reply> subscribe(Invocation inv, ChannelKind kind) {

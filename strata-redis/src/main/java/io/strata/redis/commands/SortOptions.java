@@ -47,13 +47,24 @@ record SortOptions(boolean desc, boolean alpha, long limitOffset, long limitCoun
                 store = inv.arg(++j);
             } else if (opt.equals("BY") && left >= 1) {
                 by = inv.arg(++j);
+                if (SortPattern.indexOf(by, (byte) '*', 0) >= 0 && !readsAnyKey(inv)) {
+                    throw new RedisException("ERR BY option of SORT denied due to insufficient ACL permissions.");
+                }
             } else if (opt.equals("GET") && left >= 1) {
                 gets.add(inv.arg(++j));
+                if (!readsAnyKey(inv)) {
+                    throw new RedisException("ERR GET option of SORT denied due to insufficient ACL permissions.");
+                }
             } else {
                 throw RedisException.syntax();
             }
         }
         return new SortOptions(desc, alpha, offset, count, by, List.copyOf(gets), store);
+    }
+
+    /** Whether the user may read any key, as BY and GET patterns name keys the key rules cannot see (Redis's ACL rule). */
+    private static boolean readsAnyKey(Invocation inv) {
+        return inv.server().acl().allowsReadingAnyKey(inv.session(), inv.spec(), inv.args());
     }
 
     /** BY with a pattern without {@code *}: every weight is the same, so nothing is sorted. */

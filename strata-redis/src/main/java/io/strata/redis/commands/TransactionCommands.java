@@ -110,6 +110,7 @@ final class TransactionCommands {
         if (dirty) {
             throw new RedisException("EXECABORT Transaction discarded because of previous errors.");
         }
+        List<Reply> denials = inv.server().executor().recheckQueued(s, queued);
         int startDb = s.db();
         KeyStore keys = inv.server().keys();
         return inv.server().database().runAsync(tr -> {
@@ -119,7 +120,7 @@ final class TransactionCommands {
                 if (!ok) {
                     return CompletableFuture.completedFuture((Reply) null);
                 }
-                return inv.server().executor().executeAll(s, queued, tr).thenApply(Reply::array);
+                return inv.server().executor().executeAll(s, queued, denials, tr).thenApply(Reply::array);
             });
         }).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
     }

@@ -28,6 +28,7 @@ import java.util.Arrays;
  *                                    (mappings are never freed: see {@link KeyStore#interner()})
  * P 'p' ...                       -&gt; pub/sub: the message queue, subscription counts and readers
  *                                    ({@code io.strata.redis.pubsub.PubSubKeys})
+ * P 'u' ...                       -&gt; ACL users and the ACL version ({@code acl.AclStore}, area 'u')
  * </pre>
  * {@code db} is the database index big-endian; {@code at} Unix milliseconds big-endian; the
  * Redis key is appended raw as the last element, so the keys of one database are contiguous

@@ -137,6 +137,11 @@ public final class PubSub implements AutoCloseable {
         return unregisterWhenRegistered(subs).whenComplete((v, e) -> change.end());
     }
 
+    /** The channels, patterns or shard channels {@code session} is subscribed to (the ACL closes those it no longer allows). */
+    public List<byte[]> subscriptions(ClientSession session, ChannelKind kind) {
+        return hub.namesOf(session, kind);
+    }
+
     /** A connection closed: stops its deliveries now and unregisters it in the background. */
     public void disconnected(ClientSession session) {
         PubSubHub.InFlight change = hub.beginChange();

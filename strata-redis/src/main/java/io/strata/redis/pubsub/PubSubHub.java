@@ -137,6 +137,20 @@ final class PubSubHub {
         return all;
     }
 
+    /** The names {@code session} is subscribed to with {@code kind} (leaving ones included), in subscription order. */
+    synchronized List<byte[]> namesOf(ClientSession session, ChannelKind kind) {
+        Map<ChannelName, Subscription> mine = clients.get(session);
+        List<byte[]> names = new ArrayList<>();
+        if (mine != null) {
+            for (ChannelName n : mine.keySet()) {
+                if (n.kind() == kind) {
+                    names.add(n.bytes());
+                }
+            }
+        }
+        return names;
+    }
+
     /** Whether any connection of this process is subscribed to anything. */
     synchronized boolean hasSubscriptions() {
         return !clients.isEmpty();

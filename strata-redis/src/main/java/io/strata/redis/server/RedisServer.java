@@ -16,6 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.strata.layers.directory.StrataDirectoryLayer;
+import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
@@ -24,17 +25,20 @@ import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
+import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.protocol.RespDecoder;
+import io.strata.redis.pubsub.ChannelKind;
 import io.strata.redis.pubsub.PubSub;
 
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
@@ -84,6 +88,7 @@ public final class RedisServer implements AutoCloseable {
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private AccessControl acl;
     private ExpiryCycle expiryCycle;
     private PubSub pubsub;
     private InputBarrier inputBarrier;
@@ -119,6 +124,10 @@ public final class RedisServer implements AutoCloseable {
         keys = new KeyStore(keyspace);
         pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
+        acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
+                settings.redisConfig().requirepass());
+        acl.logMaxLength(settings.getLong("acllog-max-len"));
+        acl.allChannelsByDefault(settings.get("acl-pubsub-default").equals("allchannels"));
         expiryCycle = new ExpiryCycle(database, keys, clock, stats);
         expiryCycle.start();
         boolean epoll = Epoll.isAvailable();
@@ -151,6 +160,19 @@ public final class RedisServer implements AutoCloseable {
                 : "Unable to listen on this port. Check server logs.", "port");
         settings.onChange(s -> listeners.listen(s.get("bind"), (int) s.getLong("port")) == null ? null
                 : "Failed to bind to specified addresses.", "bind");
+        // The ACL is the one keeper of passwords: requirepass is the default user's, stored for every server.
+        settings.onChange(s -> {
+            acl.setDefaultPassword(s.get("requirepass").isEmpty() ? null : s.get("requirepass")).join();
+            return null;
+        }, "requirepass");
+        settings.onChange(s -> {
+            acl.logMaxLength(s.getLong("acllog-max-len"));
+            return null;
+        }, "acllog-max-len");
+        settings.onChange(s -> {
+            acl.allChannelsByDefault(s.get("acl-pubsub-default").equals("allchannels"));
+            return null;
+        }, "acl-pubsub-default");
         boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
         boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
     }
@@ -166,7 +188,7 @@ public final class RedisServer implements AutoCloseable {
         }
         stats.connectionsReceived.increment();
         ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
-                clock.getAsLong(), config.requirepass() == null);
+                clock.getAsLong(), acl.defaultUserOpen());
         ClientConnection connection = new ClientConnection(session, executor, stats, () -> {
             connections.remove(id);
             monitors.remove(id);
@@ -175,7 +197,7 @@ public final class RedisServer implements AutoCloseable {
         });
         connections.put(id, connection);
         ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
-        ch.pipeline().addLast(new RespDecoder(settings::limits, () -> !session.authenticated()));
+        ch.pipeline().addLast(new RespDecoder(settings::limits, () -> acl.authRequired(session)));
         ch.pipeline().addLast(connection);
     }
 
@@ -222,6 +244,9 @@ public final class RedisServer implements AutoCloseable {
     /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
     @Override
     public void close() {
+        if (acl != null) {
+            acl.close();
+        }
         if (listeners != null) {
             listeners.closeAll();
         }
@@ -299,6 +324,11 @@ public final class RedisServer implements AutoCloseable {
         }
 
         @Override
+        public AccessControl acl() {
+            return acl;
+        }
+
+        @Override
         public PubSub pubsub() {
             return pubsub;
         }
@@ -329,6 +359,34 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public String runId() {
             return runId;
+        }
+    }
+
+    /** The connections as the ACL sees them: to close those of deleted users or revoked channels, and for ACL LOG. */
+    private final class AclClients implements AccessControl.Clients {
+        @Override
+        public Collection<ClientSession> all() {
+            return context.clients();
+        }
+
+        @Override
+        public void kill(ClientSession session) {
+            context.kill(session.id());
+        }
+
+        @Override
+        public String describe(ClientSession session, long nowMillis) {
+            return ClientCommand.describe(session, nowMillis, 0);
+        }
+
+        @Override
+        public List<byte[]> subscriptions(ClientSession session, boolean patterns) {
+            if (patterns) {
+                return pubsub.subscriptions(session, ChannelKind.PATTERN);
+            }
+            List<byte[]> names = new ArrayList<>(pubsub.subscriptions(session, ChannelKind.CHANNEL));
+            names.addAll(pubsub.subscriptions(session, ChannelKind.SHARD));
+            return names;
         }
     }
 }
