@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
@@ -14,21 +12,7 @@ import redis.clients.jedis.args.BitOP;
 import redis.clients.jedis.params.BitPosParams;
 
 /** SETBIT, GETBIT, BITCOUNT, BITPOS and BITOP over TCP; expected values are Redis 7.0's. */
-class BitCommandsTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class BitCommandsTest extends ServerTestSupport {
 
     @Test
     void setbitGrowsTheStringAndAnswersTheOldBit() {

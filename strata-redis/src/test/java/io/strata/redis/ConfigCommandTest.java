@@ -8,29 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /** CONFIG GET/SET/RESETSTAT/REWRITE with Redis 7.0's rules, and the parameters that take effect. */
-class ConfigCommandTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class ConfigCommandTest extends ServerTestSupport {
 
     @Test
     void getMatchesPatternsAndAliasesOnce() {

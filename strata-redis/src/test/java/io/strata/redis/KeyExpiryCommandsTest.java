@@ -3,28 +3,11 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ExpiryOption;
 
 /** EXPIRE's options and checks, KEYS's pattern matching, as unit/expire and unit/keyspace pin them. */
-class KeyExpiryCommandsTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class KeyExpiryCommandsTest extends ServerTestSupport {
 
     @Test
     void optionsAreCheckedBeforeTheAmount() {

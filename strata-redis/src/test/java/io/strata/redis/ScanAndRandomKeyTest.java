@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
@@ -16,21 +14,7 @@ import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /** SCAN and RANDOMKEY over TCP. */
-class ScanAndRandomKeyTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class ScanAndRandomKeyTest extends ServerTestSupport {
 
     private void populate(int n) {
         String[] kv = new String[2 * n];

@@ -5,27 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.redis.command.RedisConfig;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 /** ROLE, WAIT, SWAPDB, the cluster commands, LATENCY, MEMORY, DEBUG, FUNCTION/SCRIPT and unsupported features. */
-class ServerCommandsTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class ServerCommandsTest extends ServerTestSupport {
 
     @Test
     void roleAndWaitAnswerAsAMasterWithoutReplicas() {

@@ -4,27 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 
 /** SLOWLOG, MONITOR and CLIENT REPLY as Redis 7.0 behaves. */
-class SlowlogAndMonitorTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class SlowlogAndMonitorTest extends ServerTestSupport {
 
     @Test
     void slowlogRecordsCommandsOverTheThreshold() {

@@ -3,31 +3,14 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SortingParams;
 
 /**
  * SORT and SORT_RO over TCP, as far as this branch can feed them: parsing, missing and
  * wrongly typed keys, STORE of an empty result. Ordering itself is pinned by SortEngineTest.
  */
-class SortCommandTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class SortCommandTest extends ServerTestSupport {
 
     @Test
     void aMissingKeySortsAsEmpty() {

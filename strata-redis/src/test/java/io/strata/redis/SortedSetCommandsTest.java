@@ -7,29 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.Tuple;
 
 /** Sorted sets over TCP with Jedis: ranks, score and lex ranges, pops, algebra, against a model. */
-class SortedSetCommandsTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class SortedSetCommandsTest extends ServerTestSupport {
 
     @Test
     void addScoreRankAndRemove() {

@@ -4,29 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.SetParams;
 
 /** String commands over TCP with Jedis. */
-class StringCommandsTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class StringCommandsTest extends ServerTestSupport {
 
     @Test
     void setGetAndOptions() {
