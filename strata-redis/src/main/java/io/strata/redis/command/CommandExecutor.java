@@ -53,7 +53,7 @@ public final class CommandExecutor {
         Invocation inv = new Invocation(args, session, server, spec);
         CompletableFuture<Reply> result;
         try {
-            if (spec.kind() == CommandSpec.Kind.LOCAL) {
+            if (spec.kind() == CommandSpec.Kind.LOCAL || spec.kind() == CommandSpec.Kind.BLOCKING) {
                 result = spec.handler().execute(inv, null);
             } else {
                 result = server.database().runAsync(tr -> spec.handler().execute(inv, tr));

@@ -1,6 +1,7 @@
 package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
+import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.keyspace.KeyStore;
 
 import java.util.Collection;
@@ -33,6 +34,9 @@ public interface ServerContext {
 
     /** Begins a clean shutdown (SHUTDOWN). */
     void shutdown();
+
+    /** The clients of this process waiting in blocking commands (BLPOP and the like). */
+    BlockedClients blocked();
 
     /** Server-wide counters for INFO. */
     ServerStats stats();

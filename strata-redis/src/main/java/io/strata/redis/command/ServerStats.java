@@ -14,4 +14,6 @@ public final class ServerStats {
     public final LongAdder totalErrorReplies = new LongAdder();
     public final LongAdder netInputBytes = new LongAdder();
     public final LongAdder netOutputBytes = new LongAdder();
+    /** Clients waiting in a blocking command now (INFO's {@code blocked_clients}): a gauge, not a counter. */
+    public final LongAdder blockedClients = new LongAdder();
 }

@@ -40,6 +40,8 @@ final class ClientCommand {
                 return done(Reply.verbatim(list(inv)));
             case "KILL":
                 return done(kill(inv));
+            case "UNBLOCK":
+                return done(unblock(inv));
             case "NO-EVICT":
             case "NO-TOUCH":
                 arity(inv, 3);
@@ -111,7 +113,7 @@ final class ClientCommand {
     static String describe(ClientSession c, long now) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
-                + " flags=" + (c.inMulti() ? "x" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)
+                + " flags=" + (c.inMulti() ? "x" : c.blocked() ? "b" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)
                 + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
     }
@@ -188,6 +190,30 @@ final class ClientCommand {
         return Reply.integer(killed);
     }
 
+    /** CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if the client was blocked and now is not, else 0. */
+    private static Reply unblock(Invocation inv) {
+        if (inv.argc() != 3 && inv.argc() != 4) {
+            arity(inv, 3);
+        }
+        boolean error = false;
+        if (inv.argc() == 4) {
+            String reason = inv.option(3);
+            if (reason.equals("ERROR")) {
+                error = true;
+            } else if (!reason.equals("TIMEOUT")) {
+                throw new RedisException("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+            }
+        }
+        long id = inv.longArg(2);
+        for (ClientSession c : inv.server().clients()) {
+            if (c.id() == id) {
+                Reply reply = error ? Reply.error("UNBLOCKED client unblocked via CLIENT UNBLOCK") : null;
+                return c.unblock(reply) ? Reply.ONE : Reply.ZERO;
+            }
+        }
+        return Reply.ZERO;
+    }
+
     private static Reply help() {
         List<Reply> lines = new ArrayList<>();
         for (String l : new String[] {
@@ -200,6 +226,7 @@ final class ClientCommand {
             "LIST [options ...]", "    Return information about client connections. Options: TYPE, ID.",
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
             "HELP", "    Print this help."}) {
             lines.add(Reply.simple(l));
         }

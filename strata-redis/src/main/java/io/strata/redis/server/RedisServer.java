@@ -17,6 +17,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.strata.layers.directory.StrataDirectoryLayer;
+import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
@@ -68,6 +69,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private BlockedClients blocked;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel listener;
@@ -93,6 +95,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
+        blocked = new BlockedClients(database, keyspace, stats, executor::errorReply);
         CommandGroups.registerAll(commands);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -159,6 +162,9 @@ public final class RedisServer implements AutoCloseable {
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
+        if (blocked != null) {
+            blocked.close();
+        }
         stopped.complete(null);
     }
 
@@ -213,6 +219,11 @@ public final class RedisServer implements AutoCloseable {
         public void shutdown() {
             Thread t = new Thread(RedisServer.this::close, "strata-redis-shutdown");
             t.start();
+        }
+
+        @Override
+        public BlockedClients blocked() {
+            return blocked;
         }
 
         @Override

@@ -1,0 +1,419 @@
+package io.strata.redis.blocking;
+
+import com.apple.foundationdb.Database;
+import io.strata.redis.blocking.Waiter.Outcome;
+import io.strata.redis.command.ClientSession;
+import io.strata.redis.command.ServerStats;
+import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The clients of this server process that wait for keys (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH,
+ * BLMPOP), and what wakes them: FoundationDB watches, never polling.
+ *
+ * <h2>How a command waits</h2>
+ * A blocking command first tries to pop in a transaction ({@link #block}). When none of its
+ * keys can serve it, that same transaction sets a watch on each key's change stamp
+ * ({@code Keyspace.stampKey}, which {@code KeyStore} moves on every change of the key) and
+ * commits; a change made by any process after the transaction's read then fires the watch, so
+ * no wake-up is lost between the read and the wait. The command waits in the queue of each of
+ * its keys until a watch fires, its timeout passes, CLIENT UNBLOCK ends it, or its connection
+ * closes.
+ *
+ * <h2>Serving in order</h2>
+ * The process keeps one watch per key however many of its clients wait on it (a database
+ * handle has a limited number of watches, 10,000 by default), and one queue per key, ordered
+ * by the commands' arrival (numbered when they start, before their first try). When the key's
+ * watch fires, a pass over its queue retries the waiting commands one at a time, first come
+ * first served, each in a transaction of its own: a command served (or failed) leaves the
+ * queue and the pass goes on to the next; the first that finds nothing to take ends the pass,
+ * and its transaction has set the key's next watch. A new blocking command does not take from
+ * a key that clients of this process already wait on: it checks the key's type, passes it
+ * over, and if nothing else serves it joins the line and starts a pass over that key, which
+ * hands out whatever the key holds in order.
+ *
+ * <p>What this guarantees: blocking commands waiting on one key in one process are served in
+ * the order they arrived, as in Redis. What it does not: clients of different processes
+ * sharing the database race for the elements (each process serves its own line in order); a
+ * non-blocking pop (LPOP, LMOVE ...) may take an element before the waiting clients get it;
+ * and the command that pushed may get its reply before the element is handed over — Redis
+ * hands an element over in the same step as the push, here the hand-over is a transaction of
+ * its own once the push has committed and its watch has fired.
+ *
+ * <h2>Ending a wait</h2>
+ * If a retry is running when the wait ends (timeout, CLIENT UNBLOCK, disconnect), the retry
+ * checks before it commits and drops its writes, so a client that has gone takes no element
+ * (short of a commit already on its way). A watch that fails (the database refuses more
+ * watches, say) is treated as fired after {@link #WATCH_ERROR_DELAY_MILLIS}, so a fault
+ * degrades into slow retries rather than a busy loop or a lost client.
+ *
+ * <h2>Concurrency</h2>
+ * Queue state and the waiters' state are guarded by this object's monitor; transactions run
+ * outside it and their outcomes are settled under it. A waiter has at most one retry running
+ * (two passes that reach it share that retry), so it is never served twice. Callbacks of
+ * watches and passes run on one small scheduler thread, which only starts transactions.
+ */
+public final class BlockedClients implements AutoCloseable {
+    static final long WATCH_ERROR_DELAY_MILLIS = 100;
+
+    /** A key of a database. */
+    record WaitKey(int db, ByteBuffer key) {
+        byte[] bytes() {
+            byte[] b = new byte[key.remaining()];
+            key.duplicate().get(b);
+            return b;
+        }
+    }
+
+    /** The waiters of one key by arrival ({@link Waiter#arrival}), and the key's watch. */
+    private static final class KeyQueue {
+        final WaitKey key;
+        final TreeMap<Long, Waiter> waiters = new TreeMap<>();
+        CompletableFuture<Void> watch;
+        boolean passing;
+        boolean again;
+
+        KeyQueue(WaitKey key) {
+            this.key = key;
+        }
+    }
+
+    private final Database database;
+    private final Keyspace keyspace;
+    private final ServerStats stats;
+    private final Function<Throwable, Reply> errorReplies;
+    private final ScheduledExecutorService scheduler;
+    private final Map<WaitKey, KeyQueue> queues = new HashMap<>();
+    private final AtomicLong arrivals = new AtomicLong();
+
+    /**
+     * @param errorReplies the error reply for a failure of a retry (a RedisException's message,
+     *     or a database error)
+     */
+    public BlockedClients(Database database, Keyspace keyspace, ServerStats stats, Function<Throwable, Reply> errorReplies) {
+        this.database = database;
+        this.keyspace = keyspace;
+        this.stats = stats;
+        this.errorReplies = errorReplies;
+        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "strata-redis-blocked-clients");
+            t.setDaemon(true);
+            return t;
+        });
+        s.setRemoveOnCancelPolicy(true);
+        this.scheduler = s;
+    }
+
+    /**
+     * Runs a blocking command of {@code session}: tries {@code attempt} at once and, if it finds
+     * nothing, waits for one of {@code keys} of database {@code db} to change and tries again,
+     * until served or {@code timeoutMillis} (0: no limit) have passed, when the reply is
+     * {@code timeoutReply}. The first try's errors (WRONGTYPE) fail the returned future.
+     */
+    public CompletableFuture<Reply> block(ClientSession session, int db, List<byte[]> keys, long timeoutMillis,
+                                          Reply timeoutReply, BlockingAttempt attempt) {
+        long started = System.nanoTime();
+        long arrival = arrivals.incrementAndGet();
+        LinkedHashSet<WaitKey> distinct = new LinkedHashSet<>();
+        for (byte[] k : keys) {
+            distinct.add(new WaitKey(db, ByteBuffer.wrap(k.clone())));
+        }
+        Waiter w = new Waiter(this, session, List.copyOf(distinct), attempt, timeoutReply, arrival, started, timeoutMillis);
+        Set<WaitKey> waitedOn = waitedOn(w.keys);
+        Predicate<byte[]> inLine = waitedOn.isEmpty() ? BlockingAttempt.NOBODY
+                : key -> waitedOn.contains(new WaitKey(db, ByteBuffer.wrap(key)));
+        return tryOnce(w, inLine).thenCompose(first -> {
+            if (!first.isWaiting()) {
+                return CompletableFuture.completedFuture(first.reply);
+            }
+            enqueue(w, first.watches, waitedOn);
+            return w.result;
+        });
+    }
+
+    /** Those of {@code keys} on which clients of this process wait now. */
+    private synchronized Set<WaitKey> waitedOn(List<WaitKey> keys) {
+        Set<WaitKey> found = new HashSet<>();
+        for (WaitKey k : keys) {
+            KeyQueue q = queues.get(k);
+            if (q != null && !q.waiters.isEmpty()) {
+                found.add(k);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * One try in a transaction of its own: the reply if served, else the watches it set. A
+     * first try has {@code waitedOn} (keys to pass over), a retry null.
+     */
+    private CompletableFuture<Outcome> tryOnce(Waiter w, Predicate<byte[]> waitedOn) {
+        boolean first = waitedOn != null;
+        return database.runAsync(tr -> {
+            if (w.stopWith != null) {
+                return CompletableFuture.completedFuture(Outcome.STOPPED);
+            }
+            return w.attempt.attempt(tr, first, first ? waitedOn : BlockingAttempt.NOBODY).thenApply(reply -> {
+                if (reply == null) {
+                    List<CompletableFuture<Void>> watches = new ArrayList<>(w.keys.size());
+                    for (WaitKey k : w.keys) {
+                        watches.add(tr.watch(keyspace.stampKey(k.db(), k.bytes())));
+                    }
+                    return Outcome.waiting(watches);
+                }
+                if (w.stopWith != null) {
+                    // Nobody will read the reply: abandon the transaction and its writes.
+                    throw new Abandoned();
+                }
+                return Outcome.replied(reply);
+            });
+        });
+    }
+
+    /**
+     * Puts a command whose first try found nothing in the queues of its keys. A key it passed
+     * over because others wait on it may hold elements not yet handed over: a pass over that
+     * key serves its line, this command included, in order.
+     */
+    private synchronized void enqueue(Waiter w, List<CompletableFuture<Void>> watches, Set<WaitKey> passedOver) {
+        for (WaitKey k : w.keys) {
+            queues.computeIfAbsent(k, KeyQueue::new).waiters.put(w.arrival, w);
+        }
+        w.queued = true;
+        stats.blockedClients.increment();
+        w.session.blockedOn(w);
+        arm(w, watches);
+        if (w.timeoutMillis != 0) {
+            long elapsed = System.nanoTime() - w.startedNanos;
+            long delay = Math.max(0, TimeUnit.MILLISECONDS.toNanos(w.timeoutMillis) - elapsed);
+            w.timer = scheduler.schedule(() -> w.unblock(null), delay, TimeUnit.NANOSECONDS);
+        }
+        if (w.session.disconnected()) {
+            stop(w, w.timeoutReply);
+        }
+        for (WaitKey k : passedOver) {
+            KeyQueue q = queues.get(k);
+            if (q != null) {
+                startPass(q);
+            }
+        }
+    }
+
+    /** Gives each of {@code w}'s keys the watch its last try set, unless the key already has one. */
+    private void arm(Waiter w, List<CompletableFuture<Void>> watches) {
+        for (int i = 0; i < w.keys.size(); i++) {
+            CompletableFuture<Void> f = watches.get(i);
+            KeyQueue q = queues.get(w.keys.get(i));
+            if (q == null || q.watch != null) {
+                // Nobody waits on the key any more, or an older watch covers it: any change
+                // after the older watch's read fires that one too.
+                f.cancel(false);
+                continue;
+            }
+            q.watch = f;
+            f.whenCompleteAsync((v, e) -> watchFired(q, f, e), scheduler);
+        }
+    }
+
+    private void watchFired(KeyQueue q, CompletableFuture<Void> f, Throwable error) {
+        synchronized (this) {
+            if (q.watch != f) {
+                return;
+            }
+            q.watch = null;
+            if (error == null) {
+                startPass(q);
+                return;
+            }
+        }
+        scheduler.schedule(() -> {
+            synchronized (this) {
+                startPass(q);
+            }
+        }, WATCH_ERROR_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts a pass over the key's queue, or asks the running one to go on. Under the monitor. */
+    private void startPass(KeyQueue q) {
+        if (queues.get(q.key) != q) {
+            return;
+        }
+        if (q.passing) {
+            q.again = true;
+            return;
+        }
+        q.passing = true;
+        scheduler.execute(() -> step(q));
+    }
+
+    /** Retries the first waiter of the queue; {@link #afterStep} decides whether to go on. */
+    private void step(KeyQueue q) {
+        Waiter w;
+        CompletableFuture<Outcome> settled;
+        synchronized (this) {
+            Map.Entry<Long, Waiter> first = q.waiters.firstEntry();
+            if (first == null) {
+                endPass(q);
+                return;
+            }
+            w = first.getValue();
+            settled = w.retry != null ? w.retry : retry(w);
+        }
+        settled.whenCompleteAsync((o, e) -> afterStep(q, w, o), scheduler);
+    }
+
+    private void afterStep(KeyQueue q, Waiter w, Outcome o) {
+        synchronized (this) {
+            if (o != null && o.isWaiting() && !w.done) {
+                // The key had nothing for the first waiter, so nothing for the others; the
+                // try's watch now waits for the next change — unless one fired meanwhile.
+                if (!q.again) {
+                    endPass(q);
+                    return;
+                }
+                q.again = false;
+            }
+        }
+        step(q);
+    }
+
+    private void endPass(KeyQueue q) {
+        q.passing = false;
+        q.again = false;
+        dropIfIdle(q);
+    }
+
+    /**
+     * Starts a retry of {@code w} and records it in {@code w.retry}, which completes once the
+     * retry is settled (served, failed, stopped or re-armed), and returns that future. Under the
+     * monitor. The record is made before the try starts, since a try may complete (and clear
+     * the record) before it returns.
+     */
+    private CompletableFuture<Outcome> retry(Waiter w) {
+        CompletableFuture<Outcome> settled = new CompletableFuture<>();
+        w.retry = settled;
+        tryOnce(w, null)
+                .exceptionally(e -> unwrap(e) instanceof Abandoned ? Outcome.STOPPED : Outcome.replied(errorReply(e)))
+                .thenAccept(o -> {
+                    settle(w, o);
+                    settled.complete(o);
+                });
+        return settled;
+    }
+
+    private Reply errorReply(Throwable e) {
+        Throwable cause = unwrap(e);
+        return cause instanceof RedisException ? Reply.error(cause.getMessage()) : errorReplies.apply(cause);
+    }
+
+    private synchronized void settle(Waiter w, Outcome o) {
+        w.retry = null;
+        if (w.done) {
+            cancel(o.watches);
+        } else if (o.reply != null) {
+            finish(w, o.reply);
+        } else if (o == Outcome.STOPPED || w.stopWith != null) {
+            cancel(o.watches);
+            finish(w, w.stopWith);
+        } else {
+            arm(w, o.watches);
+        }
+    }
+
+    /** Ends a wait with {@code reply} unless a retry is running, which then ends it. */
+    synchronized boolean stop(Waiter w, Reply reply) {
+        if (w.done || w.stopWith != null) {
+            return false;
+        }
+        w.stopWith = reply;
+        if (w.retry == null) {
+            finish(w, reply);
+        }
+        return true;
+    }
+
+    private void finish(Waiter w, Reply reply) {
+        if (w.done) {
+            return;
+        }
+        w.done = true;
+        if (w.queued) {
+            for (WaitKey k : w.keys) {
+                KeyQueue q = queues.get(k);
+                if (q != null) {
+                    q.waiters.remove(w.arrival);
+                    dropIfIdle(q);
+                }
+            }
+            stats.blockedClients.decrement();
+        }
+        if (w.timer != null) {
+            w.timer.cancel(false);
+        }
+        w.session.unblocked(w);
+        // Completed off the monitor: the reply's writer must not run under it.
+        try {
+            scheduler.execute(() -> w.result.complete(reply));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            w.result.complete(reply);
+        }
+    }
+
+    private void dropIfIdle(KeyQueue q) {
+        if (q.waiters.isEmpty() && !q.passing) {
+            if (q.watch != null) {
+                q.watch.cancel(false);
+                q.watch = null;
+            }
+            queues.remove(q.key, q);
+        }
+    }
+
+    private static void cancel(List<CompletableFuture<Void>> watches) {
+        if (watches != null) {
+            watches.forEach(f -> f.cancel(false));
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Stops the timers; the connections' closing ends the waits. */
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+
+    /** Thrown inside a retry's transaction to drop its writes when its client no longer waits. */
+    private static final class Abandoned extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Abandoned() {
+            super(null, null, false, false);
+        }
+    }
+}
