@@ -12,6 +12,8 @@ public final class CommandGroups {
         TransactionCommands.register(table);
         StringCommands.register(table);
         KeyCommands.register(table);
+        ListCommands.register(table);
+        BlockingListCommands.register(table);
         ServerCommands.register(table);
     }
 }
