@@ -218,4 +218,33 @@ class BlockingListTest {
                     .hasMessage("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
         }
     }
+
+    @Test
+    void thePushAnswersAfterTheHandOverAlongAChain() throws Exception {
+        CompletableFuture<String> first = onOwnConnection(j -> j.blmove("l1", "l2", ListDirection.RIGHT, ListDirection.LEFT, 5.0));
+        awaitBlocked(1);
+        CompletableFuture<String> second = onOwnConnection(j -> j.blmove("l2", "l3", ListDirection.LEFT, ListDirection.RIGHT, 5.0));
+        awaitBlocked(2);
+        jedis.rpush("l1", "foo");
+        // As in Redis: by the time RPUSH has answered, both blocked clients have been served.
+        assertThat(jedis.lrange("l1", 0, -1)).isEmpty();
+        assertThat(jedis.lrange("l2", 0, -1)).isEmpty();
+        assertThat(jedis.lrange("l3", 0, -1)).containsExactly("foo");
+        assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("foo");
+        assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("foo");
+    }
+
+    /** A push through another server process on the same database reaches the client only by the watch. */
+    @Test
+    void aPushThroughAnotherServerWakesTheClientThroughItsWatch() throws Exception {
+        try (var other = io.strata.redis.server.RedisServer.start(server.database,
+                io.strata.redis.command.RedisConfig.defaults().withPort(0), server.clock::get);
+             Jedis elsewhere = new Jedis("127.0.0.1", other.port(), 10_000)) {
+            CompletableFuture<KeyValue<String, String>> popped = onOwnConnection(j -> j.blpop(5.0, "q"));
+            awaitBlocked(1);
+            assertThat(elsewhere.lpush("q", "remote")).isEqualTo(1);
+            assertThat(popped.get(5, TimeUnit.SECONDS).getValue()).isEqualTo("remote");
+            assertThat(elsewhere.exists("q")).isFalse();
+        }
+    }
 }

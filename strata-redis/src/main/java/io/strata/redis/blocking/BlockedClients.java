@@ -1,16 +1,16 @@
 package io.strata.redis.blocking;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
 import io.strata.redis.blocking.Waiter.Outcome;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.ServerStats;
+import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
-import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -43,22 +44,31 @@ import java.util.function.Predicate;
  * <h2>Serving in order</h2>
  * The process keeps one watch per key however many of its clients wait on it (a database
  * handle has a limited number of watches, 10,000 by default), and one queue per key, ordered
- * by the commands' arrival (numbered when they start, before their first try). When the key's
- * watch fires, a pass over its queue retries the waiting commands one at a time, first come
- * first served, each in a transaction of its own: a command served (or failed) leaves the
- * queue and the pass goes on to the next; the first that finds nothing to take ends the pass,
- * and its transaction has set the key's next watch. A new blocking command does not take from
- * a key that clients of this process already wait on: it checks the key's type, passes it
- * over, and if nothing else serves it joins the line and starts a pass over that key, which
- * hands out whatever the key holds in order.
+ * by the commands' arrival (numbered when they start, and in line from then on, their first
+ * try included). When the key's watch fires, a pass over its queue retries the waiting
+ * commands one at a time, first come first served, each in a transaction of its own: a
+ * command served (or failed) leaves the queue and the pass goes on to the next; the first
+ * that finds nothing to take ends the pass, and its transaction has set the key's next watch.
+ * A new blocking command does not take from a key that clients of this process already wait
+ * on: it checks the key's type, passes it over, and if nothing else serves it joins the line
+ * and starts a pass over that key, which hands out whatever the key holds in order.
+ *
+ * <h2>Hand-over before the push answers</h2>
+ * Redis serves blocked clients in the same step as the push that feeds them, before it
+ * answers the pusher. Here the pusher's transaction learns, as it changes a key
+ * ({@code KeyStore}'s change listener, {@link ChangedKeys}), that clients of this process
+ * wait on it; once it has committed ({@link #afterCommit}, called by the command executor),
+ * passes over those keys run at once — without waiting for the watch — and the pusher's reply
+ * goes out when they end, chains included (a served BLMOVE feeding another waiting client).
+ * The watches stay the only way a change made by another process, or by anything that does
+ * not go through the executor, wakes a client.
  *
  * <p>What this guarantees: blocking commands waiting on one key in one process are served in
- * the order they arrived, as in Redis. What it does not: clients of different processes
- * sharing the database race for the elements (each process serves its own line in order); a
- * non-blocking pop (LPOP, LMOVE ...) may take an element before the waiting clients get it;
- * and the command that pushed may get its reply before the element is handed over — Redis
- * hands an element over in the same step as the push, here the hand-over is a transaction of
- * its own once the push has committed and its watch has fired.
+ * the order they arrived, and a push made through this process answers after the hand-over,
+ * as in Redis. What it does not: clients of different processes sharing the database race for
+ * the elements (each process serves its own line in order, woken by watches, after the
+ * pusher's reply); and a non-blocking pop (LPOP, LMOVE ...) running while an element is being
+ * handed over may take it first.
  *
  * <h2>Ending a wait</h2>
  * If a retry is running when the wait ends (timeout, CLIENT UNBLOCK, disconnect), the retry
@@ -75,6 +85,7 @@ import java.util.function.Predicate;
  */
 public final class BlockedClients implements AutoCloseable {
     static final long WATCH_ERROR_DELAY_MILLIS = 100;
+    private static final CompletableFuture<Void> DELIVER_NOW = CompletableFuture.completedFuture(null);
 
     /** A key of a database. */
     record WaitKey(int db, ByteBuffer key) {
@@ -92,6 +103,8 @@ public final class BlockedClients implements AutoCloseable {
         CompletableFuture<Void> watch;
         boolean passing;
         boolean again;
+        /** Completes when the running pass ends (null when none runs). */
+        CompletableFuture<Void> passEnded;
 
         KeyQueue(WaitKey key) {
             this.key = key;
@@ -103,16 +116,19 @@ public final class BlockedClients implements AutoCloseable {
     private final ServerStats stats;
     private final Function<Throwable, Reply> errorReplies;
     private final ScheduledExecutorService scheduler;
-    private final Map<WaitKey, KeyQueue> queues = new HashMap<>();
+    /** Changed under the monitor only; concurrent so that {@link ChangedKeys} may look keys up without it. */
+    private final Map<WaitKey, KeyQueue> queues = new ConcurrentHashMap<>();
+    private final ChangedKeys changed = new ChangedKeys(queues::containsKey);
     private final AtomicLong arrivals = new AtomicLong();
 
     /**
      * @param errorReplies the error reply for a failure of a retry (a RedisException's message,
      *     or a database error)
      */
-    public BlockedClients(Database database, Keyspace keyspace, ServerStats stats, Function<Throwable, Reply> errorReplies) {
+    public BlockedClients(Database database, KeyStore keys, ServerStats stats, Function<Throwable, Reply> errorReplies) {
         this.database = database;
-        this.keyspace = keyspace;
+        this.keyspace = keys.keyspace();
+        keys.listen(changed);
         this.stats = stats;
         this.errorReplies = errorReplies;
         ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
@@ -139,20 +155,28 @@ public final class BlockedClients implements AutoCloseable {
             distinct.add(new WaitKey(db, ByteBuffer.wrap(k.clone())));
         }
         Waiter w = new Waiter(this, session, List.copyOf(distinct), attempt, timeoutReply, arrival, started, timeoutMillis);
-        Set<WaitKey> waitedOn = waitedOn(w.keys);
+        Set<WaitKey> waitedOn;
+        CompletableFuture<Outcome> firstSettled = new CompletableFuture<>();
+        synchronized (this) {
+            waitedOn = waitedOn(w.keys);
+            // In line from now on, so that a command arriving during this one's first try
+            // passes over its keys and waits behind it; a pass that reaches it waits for the try.
+            for (WaitKey k : w.keys) {
+                queues.computeIfAbsent(k, KeyQueue::new).waiters.put(w.arrival, w);
+            }
+            w.retry = firstSettled;
+        }
         Predicate<byte[]> inLine = waitedOn.isEmpty() ? BlockingAttempt.NOBODY
                 : key -> waitedOn.contains(new WaitKey(db, ByteBuffer.wrap(key)));
-        return tryOnce(w, inLine).thenCompose(first -> {
-            if (!first.isWaiting()) {
-                return CompletableFuture.completedFuture(first.reply);
-            }
-            enqueue(w, first.watches, waitedOn);
-            return w.result;
+        tryOnce(w, inLine).exceptionally(e -> Outcome.replied(errorReply(e))).thenAccept(first -> {
+            settleFirst(w, first, waitedOn);
+            firstSettled.complete(first);
         });
+        return w.result;
     }
 
-    /** Those of {@code keys} on which clients of this process wait now. */
-    private synchronized Set<WaitKey> waitedOn(List<WaitKey> keys) {
+    /** Those of {@code keys} on which clients of this process wait now. Under the monitor. */
+    private Set<WaitKey> waitedOn(List<WaitKey> keys) {
         Set<WaitKey> found = new HashSet<>();
         for (WaitKey k : keys) {
             KeyQueue q = queues.get(k);
@@ -161,6 +185,50 @@ public final class BlockedClients implements AutoCloseable {
             }
         }
         return found;
+    }
+
+    /**
+     * Called once a command's transaction has committed: clients of this process waiting on
+     * keys it changed are served now, and the returned future completes when they have been
+     * (or found nothing), so that the command answers after the hand-over, as Redis serves
+     * blocked clients before it answers the command that pushed. The watches would wake those
+     * clients too; this only saves waiting for them, and orders the replies.
+     */
+    public CompletableFuture<Void> afterCommit(Transaction tr) {
+        return handOn(tr, true);
+    }
+
+    /**
+     * Starts passes over the waited-on keys {@code tr} changed. Waits for the passes it starts
+     * and, if {@code joinRunning}, for those already running; a pass's own hand-on does not
+     * wait for a running pass, which may be the one waiting for it.
+     */
+    private CompletableFuture<Void> handOn(Transaction tr, boolean joinRunning) {
+        if (tr == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Set<WaitKey> keys = changed.take(tr);
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<CompletableFuture<Void>> passes = new ArrayList<>();
+        synchronized (this) {
+            for (WaitKey k : keys) {
+                KeyQueue q = queues.get(k);
+                if (q == null) {
+                    continue;
+                }
+                if (q.passing && !joinRunning) {
+                    // The pass that served this change goes on to its next waiter anyway.
+                    continue;
+                }
+                startPass(q);
+                if (q.passEnded != null) {
+                    passes.add(q.passEnded);
+                }
+            }
+        }
+        return CompletableFuture.allOf(passes.toArray(new CompletableFuture[0]));
     }
 
     /**
@@ -185,36 +253,47 @@ public final class BlockedClients implements AutoCloseable {
                     // Nobody will read the reply: abandon the transaction and its writes.
                     throw new Abandoned();
                 }
-                return Outcome.replied(reply);
+                return Outcome.served(reply, tr);
             });
         });
     }
 
     /**
-     * Puts a command whose first try found nothing in the queues of its keys. A key it passed
-     * over because others wait on it may hold elements not yet handed over: a pass over that
-     * key serves its line, this command included, in order.
+     * Settles a command's first try. Served or failed, it leaves the line, and its reply goes
+     * out once what it changed has been handed on (BLMOVE pushing to a list others wait on).
+     * Finding nothing, it is blocked now: counted, visible to CLIENT UNBLOCK, timed, and its
+     * watches armed. A key it passed over because others wait on it may hold elements not yet
+     * handed over: a pass over that key serves the line, this command included, in order.
      */
-    private synchronized void enqueue(Waiter w, List<CompletableFuture<Void>> watches, Set<WaitKey> passedOver) {
-        for (WaitKey k : w.keys) {
-            queues.computeIfAbsent(k, KeyQueue::new).waiters.put(w.arrival, w);
+    private void settleFirst(Waiter w, Outcome first, Set<WaitKey> passedOver) {
+        if (!first.isWaiting()) {
+            CompletableFuture<Void> handedOn = new CompletableFuture<>();
+            synchronized (this) {
+                w.retry = null;
+                finish(w, first.reply, handedOn);
+            }
+            afterCommit(first.committed).whenComplete((v, e) -> handedOn.complete(null));
+            return;
         }
-        w.queued = true;
-        stats.blockedClients.increment();
-        w.session.blockedOn(w);
-        arm(w, watches);
-        if (w.timeoutMillis != 0) {
-            long elapsed = System.nanoTime() - w.startedNanos;
-            long delay = Math.max(0, TimeUnit.MILLISECONDS.toNanos(w.timeoutMillis) - elapsed);
-            w.timer = scheduler.schedule(() -> w.unblock(null), delay, TimeUnit.NANOSECONDS);
-        }
-        if (w.session.disconnected()) {
-            stop(w, w.timeoutReply);
-        }
-        for (WaitKey k : passedOver) {
-            KeyQueue q = queues.get(k);
-            if (q != null) {
-                startPass(q);
+        synchronized (this) {
+            w.retry = null;
+            w.blocked = true;
+            stats.blockedClients.increment();
+            w.session.blockedOn(w);
+            arm(w, first.watches);
+            if (w.timeoutMillis != 0) {
+                long elapsed = System.nanoTime() - w.startedNanos;
+                long delay = Math.max(0, TimeUnit.MILLISECONDS.toNanos(w.timeoutMillis) - elapsed);
+                w.timer = scheduler.schedule(() -> w.unblock(null), delay, TimeUnit.NANOSECONDS);
+            }
+            if (w.session.disconnected()) {
+                stop(w, w.timeoutReply);
+            }
+            for (WaitKey k : passedOver) {
+                KeyQueue q = queues.get(k);
+                if (q != null) {
+                    startPass(q);
+                }
             }
         }
     }
@@ -263,6 +342,7 @@ public final class BlockedClients implements AutoCloseable {
             return;
         }
         q.passing = true;
+        q.passEnded = new CompletableFuture<>();
         scheduler.execute(() -> step(q));
     }
 
@@ -300,7 +380,12 @@ public final class BlockedClients implements AutoCloseable {
     private void endPass(KeyQueue q) {
         q.passing = false;
         q.again = false;
+        CompletableFuture<Void> ended = q.passEnded;
+        q.passEnded = null;
         dropIfIdle(q);
+        if (ended != null) {
+            scheduler.execute(() -> ended.complete(null));
+        }
     }
 
     /**
@@ -316,14 +401,15 @@ public final class BlockedClients implements AutoCloseable {
                 .exceptionally(e -> unwrap(e) instanceof Abandoned ? Outcome.STOPPED : Outcome.replied(errorReply(e)))
                 .thenAccept(o -> {
                     settle(w, o);
-                    settled.complete(o);
+                    // What the served command changed (BLMOVE's destination) is handed on to
+                    // its own waiters before this pass goes on, as Redis serves chains.
+                    handOn(o.committed, false).whenComplete((v, e) -> settled.complete(o));
                 });
         return settled;
     }
 
     private Reply errorReply(Throwable e) {
-        Throwable cause = unwrap(e);
-        return cause instanceof RedisException ? Reply.error(cause.getMessage()) : errorReplies.apply(cause);
+        return errorReplies.apply(unwrap(e));
     }
 
     private synchronized void settle(Waiter w, Outcome o) {
@@ -331,10 +417,10 @@ public final class BlockedClients implements AutoCloseable {
         if (w.done) {
             cancel(o.watches);
         } else if (o.reply != null) {
-            finish(w, o.reply);
+            finish(w, o.reply, DELIVER_NOW);
         } else if (o == Outcome.STOPPED || w.stopWith != null) {
             cancel(o.watches);
-            finish(w, w.stopWith);
+            finish(w, w.stopWith, DELIVER_NOW);
         } else {
             arm(w, o.watches);
         }
@@ -347,24 +433,25 @@ public final class BlockedClients implements AutoCloseable {
         }
         w.stopWith = reply;
         if (w.retry == null) {
-            finish(w, reply);
+            finish(w, reply, DELIVER_NOW);
         }
         return true;
     }
 
-    private void finish(Waiter w, Reply reply) {
+    /** Takes a waiter out of line for good; its reply goes out once {@code deliverAfter} completes. Under the monitor. */
+    private void finish(Waiter w, Reply reply, CompletableFuture<Void> deliverAfter) {
         if (w.done) {
             return;
         }
         w.done = true;
-        if (w.queued) {
-            for (WaitKey k : w.keys) {
-                KeyQueue q = queues.get(k);
-                if (q != null) {
-                    q.waiters.remove(w.arrival);
-                    dropIfIdle(q);
-                }
+        for (WaitKey k : w.keys) {
+            KeyQueue q = queues.get(k);
+            if (q != null) {
+                q.waiters.remove(w.arrival);
+                dropIfIdle(q);
             }
+        }
+        if (w.blocked) {
             stats.blockedClients.decrement();
         }
         if (w.timer != null) {
@@ -372,11 +459,13 @@ public final class BlockedClients implements AutoCloseable {
         }
         w.session.unblocked(w);
         // Completed off the monitor: the reply's writer must not run under it.
-        try {
-            scheduler.execute(() -> w.result.complete(reply));
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            w.result.complete(reply);
-        }
+        deliverAfter.whenComplete((v, e) -> {
+            try {
+                scheduler.execute(() -> w.result.complete(reply));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                w.result.complete(reply);
+            }
+        });
     }
 
     private void dropIfIdle(KeyQueue q) {

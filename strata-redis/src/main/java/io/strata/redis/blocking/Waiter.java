@@ -1,5 +1,6 @@
 package io.strata.redis.blocking;
 
+import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.protocol.Reply;
 
@@ -31,8 +32,8 @@ final class Waiter implements ClientSession.BlockedWait {
     /** The command's reply. */
     final CompletableFuture<Reply> result = new CompletableFuture<>();
 
-    /** In the queues of its keys (it blocked); guarded by the owner. */
-    boolean queued;
+    /** Its first try found nothing: it is blocked (counted, visible to CLIENT UNBLOCK); guarded by the owner. */
+    boolean blocked;
     /** Replied, or given up; guarded by the owner. */
     boolean done;
     /** The retry running now, settled when it completes; null if none. Guarded by the owner. */
@@ -66,6 +67,8 @@ final class Waiter implements ClientSession.BlockedWait {
         final Reply reply;
         /** The watches its transaction set, one per key, when it found nothing; null otherwise. */
         final List<CompletableFuture<Void>> watches;
+        /** The transaction that committed it, when it was served: what it changed is handed on. */
+        Transaction committed;
 
         private Outcome(Reply reply, List<CompletableFuture<Void>> watches) {
             this.reply = reply;
@@ -74,6 +77,12 @@ final class Waiter implements ClientSession.BlockedWait {
 
         static Outcome replied(Reply reply) {
             return new Outcome(reply, null);
+        }
+
+        static Outcome served(Reply reply, Transaction tr) {
+            Outcome o = new Outcome(reply, null);
+            o.committed = tr;
+            return o;
         }
 
         static Outcome waiting(List<CompletableFuture<Void>> watches) {

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * Runs requests: finds the command, checks what Redis checks before running one (in Redis's
@@ -56,12 +57,26 @@ public final class CommandExecutor {
             if (spec.kind() == CommandSpec.Kind.LOCAL || spec.kind() == CommandSpec.Kind.BLOCKING) {
                 result = spec.handler().execute(inv, null);
             } else {
-                result = server.database().runAsync(tr -> spec.handler().execute(inv, tr));
+                result = runInTransaction(tr -> spec.handler().execute(inv, tr));
             }
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
         return result.handle((reply, error) -> error == null ? reply : errorReply(error));
+    }
+
+    /**
+     * Runs {@code work} in a transaction, retried on conflicts as fdb-java's {@code runAsync}
+     * retries it; once it has committed, clients of this process blocked on keys it changed
+     * are served before the result is given (Redis answers a push after it has served the
+     * clients waiting for it).
+     */
+    public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
+        Transaction[] last = new Transaction[1];
+        return server.database().runAsync(tr -> {
+            last[0] = tr;
+            return work.apply(tr);
+        }).thenCompose(result -> server.blocked().afterCommit(last[0]).thenApply(ignored -> result));
     }
 
     /**

@@ -95,7 +95,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
-        blocked = new BlockedClients(database, keyspace, stats, executor::errorReply);
+        blocked = new BlockedClients(database, keys, stats, executor::errorReply);
         CommandGroups.registerAll(commands);
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
