@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -118,8 +117,9 @@ public final class BlockedClients implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     /** Changed under the monitor only; concurrent so that {@link ChangedKeys} may look keys up without it. */
     private final Map<WaitKey, KeyQueue> queues = new ConcurrentHashMap<>();
-    private final ChangedKeys changed = new ChangedKeys(queues::containsKey);
-    private final AtomicLong arrivals = new AtomicLong();
+    private final ChangedKeys changed = new ChangedKeys(queues);
+    /** The last arrival number given; guarded by the monitor. */
+    private long arrivals;
 
     /**
      * @param errorReplies the error reply for a failure of a retry (a RedisException's message,
@@ -149,18 +149,19 @@ public final class BlockedClients implements AutoCloseable {
     public CompletableFuture<Reply> block(ClientSession session, int db, List<byte[]> keys, long timeoutMillis,
                                           Reply timeoutReply, BlockingAttempt attempt) {
         long started = System.nanoTime();
-        long arrival = arrivals.incrementAndGet();
         LinkedHashSet<WaitKey> distinct = new LinkedHashSet<>();
         for (byte[] k : keys) {
             distinct.add(new WaitKey(db, ByteBuffer.wrap(k.clone())));
         }
-        Waiter w = new Waiter(this, session, List.copyOf(distinct), attempt, timeoutReply, arrival, started, timeoutMillis);
+        Waiter w;
         Set<WaitKey> waitedOn;
         CompletableFuture<Outcome> firstSettled = new CompletableFuture<>();
         synchronized (this) {
+            // Numbered and in line from now on, so that a command arriving during this one's
+            // first try passes over its keys and waits behind it; a pass that reaches it waits
+            // for the try.
+            w = new Waiter(this, session, List.copyOf(distinct), attempt, timeoutReply, ++arrivals, started, timeoutMillis);
             waitedOn = waitedOn(w.keys);
-            // In line from now on, so that a command arriving during this one's first try
-            // passes over its keys and waits behind it; a pass that reaches it waits for the try.
             for (WaitKey k : w.keys) {
                 queues.computeIfAbsent(k, KeyQueue::new).waiters.put(w.arrival, w);
             }

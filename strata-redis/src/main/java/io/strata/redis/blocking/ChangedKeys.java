@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
-import java.util.function.Predicate;
 
 /**
  * Which keys that clients of this process wait on each running transaction has changed, so
@@ -22,18 +21,21 @@ import java.util.function.Predicate;
  * new transaction object) disappears with it.
  */
 final class ChangedKeys implements KeyStore.ChangeListener {
-    private final Predicate<BlockedClients.WaitKey> waitedOn;
+    private final Map<BlockedClients.WaitKey, ?> waitedOn;
     private final Map<Transaction, Set<BlockedClients.WaitKey>> byTransaction = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** @param waitedOn whether clients wait on a key now (read without locks) */
-    ChangedKeys(Predicate<BlockedClients.WaitKey> waitedOn) {
+    /** @param waitedOn the keys clients wait on now, readable without locks */
+    ChangedKeys(Map<BlockedClients.WaitKey, ?> waitedOn) {
         this.waitedOn = waitedOn;
     }
 
     @Override
     public void changed(Transaction tr, int db, byte[] key) {
+        if (waitedOn.isEmpty()) {
+            return;
+        }
         BlockedClients.WaitKey k = new BlockedClients.WaitKey(db, ByteBuffer.wrap(key));
-        if (waitedOn.test(k)) {
+        if (waitedOn.containsKey(k)) {
             BlockedClients.WaitKey kept = new BlockedClients.WaitKey(db, ByteBuffer.wrap(key.clone()));
             synchronized (byTransaction) {
                 byTransaction.computeIfAbsent(tr, t -> new HashSet<>()).add(kept);
