@@ -8,7 +8,6 @@ import io.strata.redis.keyspace.ObjectRef;
 import io.strata.redis.keyspace.RedisType;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -28,6 +27,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Concurrency: every read and write goes through the caller's transaction, so a command is
  * atomic and two commands changing one list conflict on its metadata (one retries).
+ *
+ * <p>Limits: a command is one transaction, so one that reads or rewrites very many elements
+ * (LRANGE of a whole long list, LINSERT or LREM deep inside one) is bounded by FoundationDB's
+ * transaction limits (5 seconds, 10 MB of writes) where Redis has none.
  */
 final class ListValue {
     private final ReadTransaction reader;
@@ -238,11 +241,5 @@ final class ListValue {
                 ? new KeyMeta(RedisType.LIST, KeyMeta.OBJECT, 0, ObjectRef.payload(objectId, header))
                 : ObjectRef.withHeader(old, header);
         keys.put(tr, db, key, old, meta);
-    }
-
-    static List<byte[]> reversed(List<byte[]> values) {
-        List<byte[]> r = new ArrayList<>(values);
-        Collections.reverse(r);
-        return r;
     }
 }
