@@ -13,8 +13,8 @@ import java.util.WeakHashMap;
 /**
  * Which keys that clients of this process wait on each running transaction has changed, so
  * that once it commits those clients are served before its command answers. Fed by
- * {@link KeyStore}'s change listener; costs one map lookup per change while anyone waits and
- * nothing otherwise.
+ * {@link KeyStore}'s change listener; costs a map lookup per change and per command while
+ * anyone waits, and nothing otherwise.
  *
  * <p>Concurrency: changes arrive from any thread; the map is synchronized. It is keyed by the
  * transaction object, weakly, so the record of an attempt that failed and was retried (a
@@ -43,8 +43,15 @@ final class ChangedKeys implements KeyStore.ChangeListener {
         }
     }
 
-    /** The waited-on keys {@code tr} changed, forgotten now; empty if none. */
+    /**
+     * The waited-on keys {@code tr} changed, forgotten now; empty if none. Called after every
+     * command: while nobody waits it returns at once (a record left from when someone did goes
+     * with its transaction).
+     */
     Set<BlockedClients.WaitKey> take(Transaction tr) {
+        if (waitedOn.isEmpty()) {
+            return Set.of();
+        }
         Set<BlockedClients.WaitKey> keys = byTransaction.remove(tr);
         return keys == null ? Set.of() : keys;
     }
