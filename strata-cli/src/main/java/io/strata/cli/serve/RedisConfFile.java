@@ -1,6 +1,7 @@
 package io.strata.cli.serve;
 
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.config.ConfigCatalog;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,22 +11,23 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The part of {@code redis.conf} that applies here: {@code port}, {@code bind},
- * {@code requirepass}, {@code databases}, {@code maxclients}, {@code timeout}. Lines are
- * {@code directive value}, {@code #} starts a comment; persistence directives ({@code save},
- * {@code appendonly}, {@code appendfsync}, {@code dir}, {@code dbfilename}) are accepted and
- * ignored because every write is already durable; any other directive is an error naming the
- * line, so a typo is not silently dropped.
+ * Reads a {@code redis.conf}: {@code port}, {@code bind}, {@code requirepass}, {@code databases},
+ * {@code maxclients} and {@code timeout} set the server's core settings; any other Redis 7.0
+ * parameter the server knows (its {@code ConfigCatalog}) is passed on and checked when the
+ * server starts (CONFIG GET reports it; docs/redis.md says which ones take effect). Lines are
+ * {@code directive value}, {@code #} starts a comment; {@code daemonize}, {@code supervised},
+ * {@code pidfile} and {@code logfile} are accepted and ignored (the server runs in the
+ * foreground and logs to its output); any other directive is an error naming the line, so a
+ * typo is not silently dropped. The file is the one CONFIG REWRITE writes back.
  */
 final class RedisConfFile {
-    private static final List<String> IGNORED = List.of("save", "appendonly", "appendfsync", "dir", "dbfilename",
-            "daemonize", "protected-mode", "loglevel", "logfile", "tcp-keepalive", "supervised", "pidfile");
+    private static final List<String> IGNORED = List.of("daemonize", "logfile", "supervised", "pidfile");
 
     private RedisConfFile() {
     }
 
     static RedisConfig read(Path file, RedisConfig base) throws IOException {
-        RedisConfig c = base;
+        RedisConfig c = base.withConfigFile(file.toAbsolutePath().toString());
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n).trim();
@@ -44,7 +46,9 @@ final class RedisConfFile {
                     case "maxclients": c = c.withMaxclients(Integer.parseInt(value)); break;
                     case "timeout": c = c.withTimeout(Integer.parseInt(value)); break;
                     default:
-                        if (!IGNORED.contains(directive)) {
+                        if (ConfigCatalog.redis70().lookup(directive) != null && !IGNORED.contains(directive)) {
+                            c = c.withParameter(directive, value);
+                        } else if (!IGNORED.contains(directive)) {
                             throw new IllegalArgumentException("unsupported directive '" + parts[0] + "'");
                         }
                 }

@@ -39,11 +39,13 @@ public final class ServeRedisCommand implements Callable<Integer> {
             description = "Serve a FoundationDB cluster through fdb-java (needs libfdb_c).")
     Path clusterFile;
 
-    @Option(names = "--requirepass", paramLabel = "PASSWORD", description = "The default user's password.")
+    @Option(names = "--requirepass", paramLabel = "PASSWORD", description = "The default user's only password; stored with the ACL users in the database, "
+            + "so every server on it agrees (without it, what is stored stays).")
     String requirepass;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "A redis.conf subset: port, bind, requirepass, databases, maxclients, timeout.")
+            description = "A redis.conf: port, bind, requirepass, databases, maxclients, timeout and Redis 7.0's other "
+                    + "parameters (CONFIG REWRITE writes it back).")
     Path config;
 
     @Override
@@ -70,6 +72,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
         String where;
         if (memory) {
             database = Strata.inMemory();
+            settings = settings.withDurable(false);
             where = "in memory only (--memory): data is lost when the server stops";
         } else if (clusterFile != null) {
             try {

@@ -194,6 +194,17 @@ public final class RoaringSet {
         });
     }
 
+    /**
+     * The members at {@code ranks} (0 = the smallest member, unsigned order), in the order of
+     * {@code ranks}, repeats allowed: one range read of the containers, decoding only those
+     * that hold a requested rank (see {@code RankSelector}). A rank outside
+     * {@code [0, cardinality)} fails the future with {@link IndexOutOfBoundsException}.
+     * Drawing ranks uniformly from {@code [0, cardinality)} picks members uniformly.
+     */
+    public CompletableFuture<long[]> select(ReadTransaction tr, long... ranks) {
+        return RankSelector.select(tr, this, ranks);
+    }
+
     // ---- the same, each in its own transaction with the retry loop ----
 
     /** {@link #add(Transaction, long)} in its own transaction, retried. */

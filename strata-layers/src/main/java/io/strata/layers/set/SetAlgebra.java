@@ -97,6 +97,17 @@ public final class SetAlgebra {
         return compute(tr, SetOperation.XOR, List.of(sets));
     }
 
+    /**
+     * The number of members in every one of {@code sets}, read through {@code tr} (snapshot
+     * or not: the caller's choice); with {@code limit > 0}, counting stops once it reaches
+     * {@code limit} and the answer is {@code limit} (0: no limit). Unlike {@link #compute},
+     * it reads only the smallest set's containers as a range and the others by key, page by
+     * page, so a small limit reads little (see {@code IntersectionCounter}).
+     */
+    public static CompletableFuture<Long> andCardinality(ReadTransaction tr, List<RoaringSet> sets, long limit) {
+        return IntersectionCounter.count(tr, sets, limit);
+    }
+
     /** {@code op} over {@code sets}, read through {@code tr} (snapshot or not: the caller's choice). */
     public static CompletableFuture<Roaring64Bitmap> compute(ReadTransaction tr, SetOperation op, List<RoaringSet> sets) {
         return readAll(tr, sets).thenApply(inputs -> {

@@ -279,7 +279,7 @@ public final class BlockedClients implements AutoCloseable {
         synchronized (this) {
             w.retry = null;
             w.blocked = true;
-            stats.blockedClients.increment();
+            stats.blockedClients.incrementAndGet();
             w.session.blockedOn(w);
             arm(w, first.watches);
             if (w.timeoutMillis != 0) {
@@ -453,7 +453,7 @@ public final class BlockedClients implements AutoCloseable {
             }
         }
         if (w.blocked) {
-            stats.blockedClients.decrement();
+            stats.blockedClients.decrementAndGet();
         }
         if (w.timer != null) {
             w.timer.cancel(false);

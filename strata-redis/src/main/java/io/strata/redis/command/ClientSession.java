@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a connection carries between its requests: the selected database, the protocol,
@@ -16,6 +17,14 @@ import java.util.Map;
  * run on different threads one after another (the event loop, then the database's callback
  * thread); the hand-off between them is through a task queue, which orders the accesses.
  * Fields read by other connections ({@code CLIENT LIST}, {@code CLIENT KILL}) are volatile.
+ *
+ * <h2>Reaching the connection</h2>
+ * Pub/sub needs to write to a connection at any time, not only as a reply: the connection
+ * installs a {@linkplain #pushTo sink} that writes pushed messages on its event loop, in the
+ * order they were pushed, between or beside replies. A command that must act only once its
+ * reply is on the wire (SUBSCRIBE: no message may overtake its confirmation) registers an
+ * {@linkplain #afterReply after-reply action}, which the connection runs right after writing
+ * that reply. Both are synchronized: a push comes from the pub/sub reader's thread.
  */
 public final class ClientSession {
     private final long id;
@@ -33,10 +42,18 @@ public final class ClientSession {
     private volatile String libVersion = "";
     private volatile boolean closeRequested;
     private List<byte[][]> multiQueue;
+    private boolean repliesOff;
+    private boolean skipNextReply;
+    private boolean skipThisReply;
     private boolean multiDirty;
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
     private volatile BlockedWait blockedWait;
     private volatile boolean disconnected;
+    private volatile int channelSubscriptions;
+    private volatile int patternSubscriptions;
+    private volatile int shardSubscriptions;
+    private Consumer<List<Reply>> pushSink = messages -> { };
+    private final List<Runnable> afterReply = new ArrayList<>();
 
     /** A watched key: its database and its bytes (wrapped, for equality). */
     public record WatchedKey(int db, java.nio.ByteBuffer key) {
@@ -186,6 +203,11 @@ public final class ClientSession {
         return q;
     }
 
+    /** The requests queued since MULTI (a copy); empty outside MULTI. */
+    public List<byte[][]> queued() {
+        return multiQueue == null ? List.of() : List.copyOf(multiQueue);
+    }
+
     public Map<WatchedKey, WatchState> watched() {
         return watched;
     }
@@ -238,5 +260,92 @@ public final class ClientSession {
 
     public boolean disconnected() {
         return disconnected;
+    }
+
+    // ---------------------------------------------------------------- pub/sub
+
+    /** Records how many channels, patterns and shard channels the connection is subscribed to. */
+    public void subscriptionCounts(int channels, int patterns, int shardChannels) {
+        channelSubscriptions = channels;
+        patternSubscriptions = patterns;
+        shardSubscriptions = shardChannels;
+    }
+
+    public int channelSubscriptions() {
+        return channelSubscriptions;
+    }
+
+    public int patternSubscriptions() {
+        return patternSubscriptions;
+    }
+
+    public int shardSubscriptions() {
+        return shardSubscriptions;
+    }
+
+    /** Redis's {@code CLIENT_PUBSUB}: subscribed to anything (in RESP2 only pub/sub commands may then run). */
+    public boolean subscribed() {
+        return channelSubscriptions + patternSubscriptions + shardSubscriptions > 0;
+    }
+
+    /** Installs where {@link #push} writes to (the connection, once, as it opens). */
+    public synchronized void pushTo(Consumer<List<Reply>> sink) {
+        this.pushSink = sink;
+    }
+
+    /** Writes out-of-band messages to the connection, after everything pushed before them. */
+    public synchronized void push(List<Reply> messages) {
+        pushSink.accept(messages);
+    }
+
+    /** Runs {@code action} once the reply of the command now running has been written (or dropped). */
+    public synchronized void afterReply(Runnable action) {
+        afterReply.add(action);
+    }
+
+    /** Runs the after-reply actions (the connection, after writing a reply or on closing). */
+    public void runAfterReply() {
+        List<Runnable> actions;
+        synchronized (this) {
+            if (afterReply.isEmpty()) {
+                return;
+            }
+            actions = new ArrayList<>(afterReply);
+            afterReply.clear();
+        }
+        actions.forEach(Runnable::run);
+    }
+
+    // ---------------------------------------------------------------- CLIENT REPLY
+
+    /** CLIENT REPLY ON: every reply is sent again. */
+    public void repliesOn() {
+        repliesOff = false;
+        skipNextReply = false;
+        skipThisReply = false;
+    }
+
+    /** CLIENT REPLY OFF: no reply is sent (this command's neither) until CLIENT REPLY ON. */
+    public void repliesOff() {
+        repliesOff = true;
+    }
+
+    /** CLIENT REPLY SKIP: neither this command's reply nor the next command's is sent. */
+    public void skipNextReply() {
+        if (!repliesOff) {
+            skipThisReply = true;
+            skipNextReply = true;
+        }
+    }
+
+    /**
+     * Whether the reply of the command that just ran is to be dropped; called once per command,
+     * it also moves a pending SKIP on to the next command.
+     */
+    public boolean dropReply() {
+        boolean drop = repliesOff || skipThisReply;
+        skipThisReply = skipNextReply;
+        skipNextReply = false;
+        return drop;
     }
 }

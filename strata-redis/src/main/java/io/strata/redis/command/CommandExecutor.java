@@ -2,67 +2,203 @@ package io.strata.redis.command;
 
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.acl.Denial;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 
 /**
- * Runs requests: finds the command, checks what Redis checks before running one (in Redis's
- * order: unknown command, arity, authentication, MULTI queueing), then runs it — a data
- * command in a transaction of its own, retried on conflicts as fdb-java's {@code runAsync}
- * retries, so every command is atomic and sees a consistent snapshot.
+ * Runs requests: finds the command (or subcommand), checks what Redis checks before running
+ * one (in Redis's order: unknown command or subcommand, arity, protected commands,
+ * authentication, commands refused inside MULTI, ACL permissions, the pub/sub context, MULTI
+ * queueing), then runs it — a data command in its lane's transaction ({@link CommandLanes}),
+ * retried on conflicts, so every command is atomic and sees a consistent snapshot.
+ *
+ * <p>After a command has its reply, the executor accounts for it as Redis's {@code call()}
+ * does: command and error statistics, the slow log, and the MONITOR feed; a command refused
+ * before running counts as a rejected call. The commands EXEC ran count one by one, after
+ * EXEC's transaction committed (never for an attempt that was retried).
+ *
+ * <p>The ACL check is here, once for every request: it asks the server's {@code AccessControl}
+ * with the user's compiled permissions (a map lookup, nothing at all for a user allowed
+ * everything); a request the ACL denies never runs as data, so it meets the check in
+ * {@link #prepare}. EXEC asks again for each queued command ({@link #recheckQueued}), since the
+ * rules may have changed after it was queued.
  */
 public final class CommandExecutor {
     /** What may run while MULTI is open instead of being queued. */
     private static final Set<String> MULTI_CONTROL = Set.of("exec", "discard", "multi", "watch", "quit", "reset");
 
+    /** What a RESP2 connection subscribed to anything may run (Redis's pub/sub context). */
+    private static final Set<String> PUBSUB_CONTEXT = Set.of("ping", "subscribe", "ssubscribe", "psubscribe",
+            "unsubscribe", "sunsubscribe", "punsubscribe", "quit", "reset");
+    /** Redis 7.0's container commands, named {@code container|subcommand} in errors. */
+    private static final Set<String> CONTAINERS = Set.of("acl", "client", "cluster", "command", "config", "function",
+            "latency", "memory", "module", "object", "pubsub", "script", "slowlog", "xgroup", "xinfo");
+
     private final ServerContext server;
+    private final CommandLanes lanes;
+    /** How long each command of a session's EXEC ran, in its last attempt; taken when EXEC completes. */
+    private final Map<Long, long[]> execDurations = new ConcurrentHashMap<>();
 
     public CommandExecutor(ServerContext server) {
         this.server = server;
+        this.lanes = new CommandLanes(server, this);
+    }
+
+    /**
+     * A request after Redis's checks: either its reply is already known (an error, QUEUED inside
+     * MULTI), or it is ready to run ({@link #invocation}).
+     */
+    public static final class Prepared {
+        private final Reply immediate;
+        private final Invocation invocation;
+        private final long startMillis;
+
+        private Prepared(Reply immediate, Invocation invocation, long startMillis) {
+            this.immediate = immediate;
+            this.invocation = invocation;
+            this.startMillis = startMillis;
+        }
+
+        /** The reply, when no execution is needed; else null. */
+        public Reply immediate() {
+            return immediate;
+        }
+
+        public Invocation invocation() {
+            return invocation;
+        }
+
+        /** Whether it runs in a lane's transaction (see {@link CommandLanes}). */
+        public boolean isData() {
+            return invocation != null && invocation.spec().kind() == CommandSpec.Kind.DATA;
+        }
+    }
+
+    /**
+     * Whether {@code args} would be prepared as a data command to run in a lane (no side
+     * effects: the connection uses it to gather a run of data requests into one unit).
+     */
+    public boolean wouldRunAsData(ClientSession session, byte[][] args) {
+        CommandSpec spec = server.commands().resolve(args);
+        return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
+                && (!server.acl().authRequired(session) || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
+                && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.PROTECTED)
+                && !(session.subscribed() && session.protocol() == 2) && server.acl().check(session, spec, args) == null;
+    }
+
+    /**
+     * Applies Redis's checks, in Redis's order ({@code processCommand}): unknown command or
+     * subcommand, arity, protected, authentication, commands refused inside MULTI, ACL
+     * permissions, the RESP2 pub/sub context, MULTI queueing.
+     */
+    public Prepared prepare(ClientSession session, byte[][] args) {
+        CommandSpec spec = server.commands().resolve(args);
+        if (spec == null) {
+            return new Prepared(rejected(session, null, server.commands().unknownError(args)), null, 0);
+        }
+        long startMillis = server.clock().getAsLong();
+        session.commandStarted(spec.name(), startMillis);
+        if (!spec.acceptsArgumentCount(args.length)) {
+            return new Prepared(rejected(session, spec, arityError(spec.name())), null, 0);
+        }
+        if (spec.has(CommandFlag.PROTECTED) && !server.settings().debugAllowed(isLocal(session))) {
+            return new Prepared(rejected(session, spec, protectedError(spec.name())), null, 0);
+        }
+        if (server.acl().authRequired(session) && !spec.has(CommandFlag.NO_AUTH)) {
+            return new Prepared(rejected(session, spec, "NOAUTH Authentication required."), null, 0);
+        }
+        if (session.inMulti() && spec.has(CommandFlag.NO_MULTI) && !MULTI_CONTROL.contains(spec.name())) {
+            return new Prepared(rejected(session, spec, "ERR Command not allowed inside a transaction"), null, 0);
+        }
+        Denial denied = server.acl().check(session, spec, args);
+        if (denied != null) {
+            server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
+            return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
+        }
+        if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
+            return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
+                    + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"), null, 0);
+        }
+        if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
+            session.queue(args);
+            return new Prepared(Reply.QUEUED, null, 0);
+        }
+        return new Prepared(null, new Invocation(args, session, server, spec), startMillis);
+    }
+
+    /**
+     * Runs a prepared request on its own: a data one in its lane, a local one here, a
+     * {@link CommandSpec.Kind#BLOCKING} one (BLPOP ...) through its own wait, never in a lane.
+     */
+    public CompletableFuture<Reply> run(Prepared p) {
+        Invocation inv = p.invocation();
+        ClientSession session = inv.session();
+        CommandSpec spec = inv.spec();
+        List<byte[][]> transaction = spec.name().equals("exec") && session.inMulti() ? session.queued() : null;
+        long startNanos = System.nanoTime();
+        CompletableFuture<Reply> result;
+        if (spec.kind() == CommandSpec.Kind.DATA && !spec.has(CommandFlag.BLOCKING)) {
+            CommandLanes.Unit unit = new CommandLanes.Unit(List.of(inv));
+            lanes.submit(unit);
+            result = unit.replies().thenApply(r -> r.get(0));
+        } else {
+            try {
+                // A BLOCKING command runs its own transactions while it waits (tr is null).
+                result = spec.kind() == CommandSpec.Kind.DATA ? runInTransaction(inv::execute) : inv.execute(null);
+            } catch (RuntimeException e) {
+                result = CompletableFuture.failedFuture(e);
+            }
+        }
+        return result.handle((reply, error) -> {
+            Reply r = error == null ? reply : errorReply(error);
+            long micros = (System.nanoTime() - startNanos) / 1000;
+            if (transaction != null) {
+                accountTransaction(session, transaction, r);
+            }
+            account(session, spec, inv.args(), p.startMillis, micros, r);
+            return r;
+        });
+    }
+
+    /**
+     * Runs a connection's run of data requests, in order, in a lane; one reply per request. Each
+     * is accounted with an equal share of the unit's time (they ran in one transaction).
+     */
+    public CompletableFuture<List<Reply>> runData(List<Prepared> requests) {
+        List<Invocation> invocations = new ArrayList<>(requests.size());
+        for (Prepared p : requests) {
+            invocations.add(p.invocation());
+        }
+        CommandLanes.Unit unit = new CommandLanes.Unit(invocations);
+        long startNanos = System.nanoTime();
+        lanes.submit(unit);
+        return unit.replies().thenApply(replies -> {
+            long share = (System.nanoTime() - startNanos) / 1000 / Math.max(1, replies.size());
+            for (int i = 0; i < replies.size(); i++) {
+                Invocation inv = invocations.get(i);
+                account(inv.session(), inv.spec(), inv.args(), requests.get(i).startMillis, share, replies.get(i));
+            }
+            return replies;
+        });
     }
 
     /** Executes one request of {@code session}; the future never fails: errors are error replies. */
     public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
-        server.stats().commandsProcessed.increment();
-        CommandSpec spec = server.commands().lookup(args[0]);
-        if (spec == null) {
-            return rejected(session, unknownCommand(args));
-        }
-        session.commandStarted(spec.name(), server.clock().getAsLong());
-        if (!spec.acceptsArgumentCount(args.length)) {
-            return rejected(session, arityError(spec.name()));
-        }
-        if (!session.authenticated() && !spec.has(CommandFlag.NO_AUTH)) {
-            return rejected(session, "NOAUTH Authentication required.");
-        }
-        if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
-            if (spec.has(CommandFlag.NO_MULTI)) {
-                return rejected(session, "ERR Command not allowed inside a transaction");
-            }
-            session.queue(args);
-            return CompletableFuture.completedFuture(Reply.QUEUED);
-        }
-        Invocation inv = new Invocation(args, session, server, spec);
-        CompletableFuture<Reply> result;
-        try {
-            if (spec.kind() == CommandSpec.Kind.LOCAL || spec.kind() == CommandSpec.Kind.BLOCKING) {
-                result = spec.handler().execute(inv, null);
-            } else {
-                result = runInTransaction(tr -> spec.handler().execute(inv, tr));
-            }
-        } catch (RuntimeException e) {
-            result = CompletableFuture.failedFuture(e);
-        }
-        return result.handle((reply, error) -> error == null ? reply : errorReply(error));
+        Prepared p = prepare(session, args);
+        return p.immediate() != null ? CompletableFuture.completedFuture(p.immediate()) : run(p);
     }
 
     /**
@@ -85,19 +221,52 @@ public final class CommandExecutor {
      * fails the whole attempt so the caller retries it.
      */
     public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, Transaction tr) {
-        List<Reply> replies = new ArrayList<>(requests.size());
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        return executeAll(session, requests, null, tr);
+    }
+
+    /**
+     * Checks queued requests against the ACL again, as EXEC does before running them (the rules
+     * may have changed since they were queued): per request, null when it may run, else its
+     * NOPERM reply. Denials are logged once, here, not on every retry of EXEC's transaction.
+     */
+    public List<Reply> recheckQueued(ClientSession session, List<byte[][]> requests) {
+        List<Reply> denials = new ArrayList<>(requests.size());
         for (byte[][] args : requests) {
+            CommandSpec spec = server.commands().resolve(args);
+            Denial d = spec == null ? null : server.acl().check(session, spec, args);
+            if (d != null) {
+                server.acl().record(session, d, "multi", args);
+            }
+            denials.add(d == null ? null : Reply.error(d.execMessage()));
+        }
+        return denials;
+    }
+
+    /**
+     * As {@link #executeAll(ClientSession, List, Transaction)}, answering {@code denials}'
+     * non-null entries instead of running those requests.
+     */
+    public CompletableFuture<List<Reply>> executeAll(ClientSession session, List<byte[][]> requests, List<Reply> denials,
+                                                     Transaction tr) {
+        List<Reply> replies = new ArrayList<>(requests.size());
+        long[] durations = new long[requests.size()];
+        execDurations.put(session.id(), durations);
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (int i = 0; i < requests.size(); i++) {
+            byte[][] args = requests.get(i);
+            int index = i;
+            Reply denied = denials == null ? null : denials.get(i);
             chain = chain.thenCompose(ignored -> {
-                CommandSpec spec = server.commands().lookup(args[0]);
-                Invocation inv = new Invocation(args, session, server, spec);
-                CompletableFuture<Reply> one;
-                try {
-                    one = spec.handler().execute(inv, spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
-                } catch (RuntimeException e) {
-                    one = CompletableFuture.failedFuture(e);
+                if (denied != null) {
+                    replies.add(denied);
+                    return CompletableFuture.completedFuture(null);
                 }
+                CommandSpec spec = server.commands().resolve(args);
+                Invocation inv = new Invocation(args, session, server, spec);
+                long start = System.nanoTime();
+                CompletableFuture<Reply> one = inv.execute(spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
                 return one.handle((reply, error) -> {
+                    durations[index] = (System.nanoTime() - start) / 1000;
                     if (error == null) {
                         replies.add(reply);
                         return null;
@@ -116,9 +285,9 @@ public final class CommandExecutor {
 
     /** Checks a request for queueing in MULTI the way {@link #execute} would; null when it may be queued. */
     public String checkQueueable(ClientSession session, byte[][] args) {
-        CommandSpec spec = server.commands().lookup(args[0]);
+        CommandSpec spec = server.commands().resolve(args);
         if (spec == null) {
-            return unknownCommand(args);
+            return server.commands().unknownError(args);
         }
         if (!spec.acceptsArgumentCount(args.length)) {
             return arityError(spec.name());
@@ -126,18 +295,55 @@ public final class CommandExecutor {
         return null;
     }
 
-    private CompletableFuture<Reply> rejected(ClientSession session, String message) {
+    private Reply rejected(ClientSession session, CommandSpec spec, String message) {
         if (session.inMulti()) {
             session.flagMultiError();
         }
-        server.stats().totalErrorReplies.increment();
-        return CompletableFuture.completedFuture(Reply.error(message));
+        if (spec != null) {
+            server.stats().command(spec.name()).rejectedCalls.increment();
+        }
+        server.stats().error(message);
+        return Reply.error(message);
+    }
+
+    /** Counts a command that ran, and logs it to the slow log and the monitors. */
+    private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply) {
+        ServerStats stats = server.stats();
+        stats.commandsProcessed.increment();
+        if (reply.isError()) {
+            stats.error(((Reply.Error) reply).message());
+        }
+        stats.command(spec.name()).called(micros, reply.isError());
+        // Blocking commands are left out: their time is mostly waiting, which Redis does not count.
+        long slowerThan = server.settings().slowlogSlowerThan();
+        if (SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG) && !spec.has(CommandFlag.BLOCKING)) {
+            server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),
+                    session.name(), slowerThan, server.settings().slowlogMaxLength());
+        }
+        if (server.monitors().size() > 0 && !spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
+            server.monitors().feed(session, session.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
+        }
+    }
+
+    /** Counts the commands an EXEC ran, once its transaction committed (its reply is their replies). */
+    private void accountTransaction(ClientSession session, List<byte[][]> queued, Reply execReply) {
+        long[] durations = execDurations.remove(session.id());
+        if (!(execReply instanceof Reply.Array) || ((Reply.Array) execReply).items().size() != queued.size()) {
+            return;
+        }
+        List<Reply> replies = ((Reply.Array) execReply).items();
+        long now = server.clock().getAsLong();
+        for (int i = 0; i < queued.size(); i++) {
+            CommandSpec spec = server.commands().resolve(queued.get(i));
+            if (spec != null) {
+                account(session, spec, queued.get(i), now, durations == null ? 0 : durations[i], replies.get(i));
+            }
+        }
     }
 
     /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */
     public Reply errorReply(Throwable error) {
         Throwable cause = unwrap(error);
-        server.stats().totalErrorReplies.increment();
         if (cause instanceof RedisException) {
             return Reply.error(cause.getMessage());
         }
@@ -155,8 +361,30 @@ public final class CommandExecutor {
         return t;
     }
 
+    /** Whether a client connects over the loopback interface (for {@code local} protected settings). */
+    public static boolean isLocal(ClientSession session) {
+        String a = session.address();
+        return a.startsWith("127.") || a.startsWith("0:0:0:0:0:0:0:1") || a.startsWith("::1") || a.startsWith("[::1]");
+    }
+
+    /** The name Redis prints for a command: {@code client|list} for a subcommand. */
+    static String fullName(CommandSpec spec, byte[][] args) {
+        if (CONTAINERS.contains(spec.name()) && args.length > 1) {
+            return spec.name() + "|" + new String(args[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        }
+        return spec.name();
+    }
+
     static String arityError(String name) {
         return "ERR wrong number of arguments for '" + name + "' command";
+    }
+
+    private static String protectedError(String name) {
+        String command = name.toUpperCase(java.util.Locale.ROOT);
+        String option = name.equals("debug") ? "enable-debug-command" : "enable-module-command";
+        return "ERR " + command + " command not allowed. If the " + option + " option is set to \"local\", you can run it "
+                + "from a local connection, otherwise you need to set this option in the configuration file, and then "
+                + "restart the server.";
     }
 
     /** Redis 7's {@code unknown command '%.128s', with args beginning with: 'a' 'b' }: at most 128 characters of arguments. */
@@ -167,6 +395,8 @@ public final class CommandExecutor {
             list.append('\'').append(a, 0, Math.min(a.length(), 128 - list.length())).append("' ");
         }
         String name = new String(args[0], StandardCharsets.UTF_8);
-        return "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128)) + "', with args beginning with: " + list;
+        String message = "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128)) + "', with args beginning with: " + list;
+        String note = UnsupportedFeatures.noteFor(name);
+        return note == null ? message : message + "(" + note + ")";
     }
 }

@@ -14,11 +14,16 @@ import java.util.TreeMap;
 
 /**
  * The commands a server knows, by name. Command groups register into it at start; after
- * that it is only read (by every connection at once, without locks: the map is not changed
+ * that it is only read (by every connection at once, without locks: the maps are not changed
  * once the server runs).
+ *
+ * <p>A <em>container</em> command (CONFIG, CLIENT, COMMAND …) has subcommands, each a command
+ * of its own named {@code container|sub} with its own arity, flags and handler, as in Redis 7:
+ * {@link #resolve} picks the subcommand from the request's second argument.
  */
 public final class CommandTable {
     private final Map<String, CommandSpec> byName = new TreeMap<>();
+    private final Map<String, Map<String, CommandSpec>> subcommands = new TreeMap<>();
 
     /** Adds a command; its name must be new. */
     public void register(CommandSpec spec) {
@@ -38,13 +43,107 @@ public final class CommandTable {
      */
     public void add(String name, int arity, String flags, int firstKey, int lastKey, int step, String types,
                     CommandSpec.Kind kind, CommandHandler handler) {
+        Set<CommandFlag> parsed = parseFlags(flags);
+        register(new CommandSpec(name, arity, parsed, firstKey, lastKey, step, categories(parsed, types), kind, handler));
+    }
+
+    /**
+     * Adds a container command: it only dispatches to its subcommands (added with
+     * {@link #addSubcommand}); Redis gives containers arity -2 and no flags.
+     */
+    public void addContainer(String name) {
+        add(name, -2, "", 0, 0, 0, "", CommandSpec.Kind.LOCAL, (inv, tr) -> {
+            throw new io.strata.redis.protocol.RedisException(unknownSubcommand(inv.arg(0), inv.arg(1)));
+        });
+        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+    }
+
+    /**
+     * Adds a container command that also runs on its own when given no subcommand (COMMAND
+     * with no argument lists every command); arguments as {@link #add}.
+     */
+    public void addContainer(String name, int arity, String flags, String types, CommandSpec.Kind kind, CommandHandler alone) {
+        add(name, arity, flags, 0, 0, 0, types, kind, alone);
+        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+    }
+
+    /**
+     * Adds subcommand {@code sub} of container {@code parent} (registered first with
+     * {@link #addContainer}); arguments as {@link #add}, positions counted from the container's
+     * name (CONFIG GET's first argument is 2).
+     */
+    public void addSubcommand(String parent, String sub, int arity, String flags, int firstKey, int lastKey, int step,
+                              String types, CommandSpec.Kind kind, CommandHandler handler) {
+        Map<String, CommandSpec> subs = subcommands.get(parent.toLowerCase(Locale.ROOT));
+        if (subs == null) {
+            throw new IllegalStateException("not a container: " + parent);
+        }
+        CommandSpec spec = new CommandSpec(parent + "|" + sub, arity, parseFlags(flags), firstKey, lastKey, step,
+                categories(parseFlags(flags), types), kind, handler);
+        if (subs.putIfAbsent(sub.toLowerCase(Locale.ROOT), spec) != null) {
+            throw new IllegalStateException("subcommand registered twice: " + spec.name());
+        }
+    }
+
+    /** Whether {@code name} is a container command. */
+    public boolean isContainer(String name) {
+        return subcommands.containsKey(name);
+    }
+
+    /** A container's subcommands, by name; empty for a plain command. */
+    public Collection<CommandSpec> subcommands(String container) {
+        Map<String, CommandSpec> subs = subcommands.get(container);
+        return subs == null ? List.of() : Collections.unmodifiableCollection(subs.values());
+    }
+
+    /**
+     * The command a request runs, as Redis's {@code lookupCommand}: the command its first
+     * argument names or, for a container given a second argument, that subcommand. Null when
+     * unknown ({@link #unknownError} says why).
+     */
+    public CommandSpec resolve(byte[][] args) {
+        CommandSpec spec = lookup(args[0]);
+        if (spec == null || args.length < 2 || !subcommands.containsKey(spec.name())) {
+            return spec;
+        }
+        return subcommands.get(spec.name()).get(lowerAscii(args[1]));
+    }
+
+    /** The command or subcommand by its full name ({@code config|get}), or null. */
+    public CommandSpec lookupFullName(String fullName) {
+        String name = fullName.toLowerCase(Locale.ROOT);
+        int bar = name.indexOf('|');
+        if (bar < 0) {
+            return byName.get(name);
+        }
+        Map<String, CommandSpec> subs = subcommands.get(name.substring(0, bar));
+        return subs == null ? null : subs.get(name.substring(bar + 1));
+    }
+
+    /** Redis's error for a request {@link #resolve} found nothing for. */
+    public String unknownError(byte[][] args) {
+        CommandSpec spec = lookup(args[0]);
+        if (spec != null && args.length >= 2 && subcommands.containsKey(spec.name())) {
+            return unknownSubcommand(args[0], args[1]);
+        }
+        return CommandExecutor.unknownCommand(args);
+    }
+
+    /** {@code ERR unknown subcommand '%.128s'. Try CONFIG HELP.} */
+    static String unknownSubcommand(byte[] container, byte[] sub) {
+        String s = new String(sub, StandardCharsets.UTF_8);
+        return "ERR unknown subcommand '" + s.substring(0, Math.min(s.length(), 128)) + "'. Try "
+                + new String(container, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT) + " HELP.";
+    }
+
+    private static Set<CommandFlag> parseFlags(String flags) {
         Set<CommandFlag> parsed = EnumSet.noneOf(CommandFlag.class);
         for (String f : flags.trim().split("\\s+")) {
             if (!f.isEmpty()) {
                 parsed.add(CommandFlag.valueOf(f.toUpperCase(Locale.ROOT)));
             }
         }
-        register(new CommandSpec(name, arity, parsed, firstKey, lastKey, step, categories(parsed, types), kind, handler));
+        return parsed;
     }
 
     /** Redis's {@code setImplicitACLCategories} plus the given type categories. */

@@ -19,10 +19,16 @@ public final class GlobPattern {
     }
 
     public static boolean matches(byte[] pattern, byte[] string, boolean nocase) {
-        return matchesAll(pattern) || match(pattern, 0, string, 0, nocase, 0);
+        return matchesAll(pattern) || match(pattern, 0, string, 0, nocase, 0, new boolean[1]);
     }
 
-    private static boolean match(byte[] p, int pi, byte[] s, int si, boolean nocase, int depth) {
+    /**
+     * {@code giveUp} is Redis's {@code skipLongerMatches}: once the rest of the pattern after a
+     * {@code *} matches nowhere in the rest of the string, no earlier {@code *} can help by
+     * matching more, so every level stops — without it, {@code a*a*a*...b} against a long run
+     * of {@code a} takes exponential time.
+     */
+    private static boolean match(byte[] p, int pi, byte[] s, int si, boolean nocase, int depth, boolean[] giveUp) {
         // Deep recursion on pathological patterns: Redis bounds it the same way (nesting 1000).
         if (depth > 1000) {
             return false;
@@ -38,10 +44,14 @@ public final class GlobPattern {
                         return true;
                     }
                     for (int k = si; k < s.length; k++) {
-                        if (match(p, pi + 1, s, k, nocase, depth + 1)) {
+                        if (match(p, pi + 1, s, k, nocase, depth + 1, giveUp)) {
                             return true;
                         }
+                        if (giveUp[0]) {
+                            return false;
+                        }
                     }
+                    giveUp[0] = true;
                     return false;
                 case '?':
                     si++;

@@ -4,6 +4,8 @@ import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,6 +18,8 @@ public final class Invocation {
     private final ClientSession session;
     private final ServerContext server;
     private final CommandSpec spec;
+    /** Work the handler started in its transaction that must finish before the command is done. */
+    private List<CompletableFuture<?>> pending = new ArrayList<>();
 
     public Invocation(byte[][] args, ClientSession session, ServerContext server, CommandSpec spec) {
         this.args = args;
@@ -79,6 +83,44 @@ public final class Invocation {
 
     public double doubleArg(int i) {
         return Numbers.parseDouble(args[i], RedisException.NOT_FLOAT);
+    }
+
+    /**
+     * Has the command wait for {@code work} — a write the handler started inside its transaction
+     * without chaining it into its reply (e.g. a large value's chunks) — before it counts as
+     * done: the next command of the batch and the commit come after it, and its failure is the
+     * command's failure.
+     */
+    public void await(CompletableFuture<?> work) {
+        synchronized (this) {
+            pending.add(work);
+        }
+    }
+
+    /**
+     * Runs the handler for one attempt (a retry is a new attempt: work of a failed one is
+     * forgotten) and completes when it and everything it {@link #await}ed are done.
+     */
+    public CompletableFuture<Reply> execute(com.apple.foundationdb.Transaction tr) {
+        synchronized (this) {
+            pending = new ArrayList<>();
+        }
+        CompletableFuture<Reply> reply;
+        try {
+            reply = spec.handler().execute(this, tr);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return reply.thenCompose(r -> {
+            List<CompletableFuture<?>> work;
+            synchronized (this) {
+                work = pending;
+            }
+            if (work.isEmpty()) {
+                return CompletableFuture.completedFuture(r);
+            }
+            return CompletableFuture.allOf(work.toArray(new CompletableFuture[0])).thenApply(ignored -> r);
+        });
     }
 
     public static CompletableFuture<Reply> done(Reply reply) {

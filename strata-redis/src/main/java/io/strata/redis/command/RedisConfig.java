@@ -1,16 +1,26 @@
 package io.strata.redis.command;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
- * The server's settings, named as in {@code redis.conf}.
+ * The server's start-up settings, named as in {@code redis.conf}. At run time CONFIG SET may
+ * change some of them; {@link ServerContext#config()} then returns the current values.
  *
- * @param bind the address to listen on
+ * @param bind the addresses to listen on, separated by spaces
  * @param port the TCP port (0: any free port)
  * @param requirepass the default user's password, or null for none
  * @param databases how many databases SELECT may choose (16)
  * @param maxclients connections accepted at once (10,000)
  * @param timeoutSeconds close a connection idle this long (0: never)
+ * @param configFile the configuration file the settings came from (CONFIG REWRITE writes it), or null
+ * @param durable whether an acknowledged write survives a crash (false for an in-memory database),
+ *     as INFO persistence reports it
+ * @param parameters other {@code redis.conf} parameters by name, applied at start
+ *     ({@code io.strata.redis.config.ConfigCatalog} lists them)
  */
-public record RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds) {
+public record RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds,
+                          String configFile, boolean durable, Map<String, String> parameters) {
     public static final int MAX_DATABASES = 65_536;
 
     public RedisConfig {
@@ -23,6 +33,12 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
         if (maxclients < 1) {
             throw new IllegalArgumentException("maxclients must be at least 1: " + maxclients);
         }
+        parameters = Map.copyOf(parameters);
+    }
+
+    /** The six core settings; no configuration file, durable, no other parameters. */
+    public RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds) {
+        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of());
     }
 
     /** Redis's defaults: 127.0.0.1:6379, no password, 16 databases, 10,000 clients, no idle timeout. */
@@ -31,26 +47,41 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
     }
 
     public RedisConfig withPort(int p) {
-        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds);
+        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
     }
 
     public RedisConfig withBind(String b) {
-        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds);
+        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
     }
 
     public RedisConfig withRequirepass(String p) {
-        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds);
+        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
     }
 
     public RedisConfig withDatabases(int d) {
-        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds);
+        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters);
     }
 
     public RedisConfig withMaxclients(int m) {
-        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds);
+        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters);
     }
 
     public RedisConfig withTimeout(int seconds) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters);
+    }
+
+    public RedisConfig withConfigFile(String file) {
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters);
+    }
+
+    public RedisConfig withDurable(boolean d) {
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters);
+    }
+
+    /** With one more {@code redis.conf} parameter (checked when the server starts). */
+    public RedisConfig withParameter(String name, String value) {
+        Map<String, String> p = new LinkedHashMap<>(parameters);
+        p.put(name, value);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p);
     }
 }

@@ -2,7 +2,10 @@ package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
 import io.strata.redis.blocking.BlockedClients;
+import io.strata.redis.acl.AccessControl;
+import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.pubsub.PubSub;
 
 import java.util.Collection;
 import java.util.function.LongSupplier;
@@ -21,7 +24,11 @@ public interface ServerContext {
     /** Runs requests; EXEC uses it to run its queue in one transaction. */
     CommandExecutor executor();
 
+    /** The settings the server acts on, as they are now (CONFIG SET changes them). */
     RedisConfig config();
+
+    /** Every configuration parameter, for CONFIG GET/SET and INFO. */
+    ServerSettings settings();
 
     /** Unix milliseconds; injected so that expiry is testable. */
     LongSupplier clock();
@@ -37,7 +44,23 @@ public interface ServerContext {
 
     /** The clients of this process waiting in blocking commands (BLPOP and the like). */
     BlockedClients blocked();
+    /** Users, permissions and the ACL log. */
+    AccessControl acl();
+    /** Publish/subscribe, shared with every process on the database. */
+    PubSub pubsub();
 
     /** Server-wide counters for INFO. */
     ServerStats stats();
+
+    /** The slow log. */
+    SlowLog slowlog();
+
+    /** The connections in MONITOR mode. */
+    MonitorFeed monitors();
+
+    /** Puts connection {@code session} in MONITOR mode: every other client's commands are sent to it. */
+    void monitor(ClientSession session);
+
+    /** The server's 40-character random id for this run ({@code run_id} in INFO). */
+    String runId();
 }

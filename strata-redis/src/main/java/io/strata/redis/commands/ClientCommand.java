@@ -1,8 +1,11 @@
 package io.strata.redis.commands;
 
+import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
+import io.strata.redis.acl.AclText;
 import io.strata.redis.command.ClientSession;
+import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -12,55 +15,58 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
-/** CLIENT and its subcommands, as Redis 7.0 answers them. */
-final class ClientCommand {
+/** CLIENT and its subcommands (each a subcommand of the table, as in Redis 7.0), as Redis 7.0 answers them. */
+public final class ClientCommand {
     private ClientCommand() {
     }
 
-    static CompletableFuture<Reply> run(Invocation inv) {
-        String sub = inv.option(1);
-        ClientSession s = inv.session();
-        switch (sub) {
-            case "ID":
-                arity(inv, 2);
-                return done(Reply.integer(s.id()));
-            case "SETNAME":
-                arity(inv, 3);
-                String name = inv.argString(2);
-                checkName(name);
-                s.name(name);
+    static void register(CommandTable t) {
+        t.addContainer("client");
+        String info = "noscript loading stale";
+        String admin = "admin noscript loading stale";
+        t.addSubcommand("client", "id", 2, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.integer(inv.session().id())));
+        t.addSubcommand("client", "setname", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
+            String name = inv.argString(2);
+            checkName(name);
+            inv.session().name(name);
+            return done(Reply.OK);
+        });
+        t.addSubcommand("client", "getname", 2, info, 0, 0, 0, "connection", LOCAL, (inv, tr) ->
+                done(inv.session().name().isEmpty() ? Reply.NULL_BULK : Reply.bulk(inv.session().name())));
+        t.addSubcommand("client", "info", 2, info, 0, 0, 0, "connection", LOCAL, (inv, tr) ->
+                done(Reply.verbatim(describe(inv.session(), inv.now(), queryBytes(inv.args())) + "\n")));
+        t.addSubcommand("client", "list", -2, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.verbatim(list(inv))));
+        t.addSubcommand("client", "kill", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(kill(inv)));
+        t.addSubcommand("client", "reply", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> reply(inv));
+        t.addSubcommand("client", "no-evict", 3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
+        t.addSubcommand("client", "no-touch", 3, "noscript loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
+        t.addSubcommand("client", "unblock", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(unblock(inv)));
+        t.addSubcommand("client", "help", 2, "loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(help()));
+    }
+
+    /** CLIENT REPLY ON|OFF|SKIP: OFF and SKIP get no reply themselves, as in Redis. */
+    private static CompletableFuture<Reply> reply(Invocation inv) {
+        switch (inv.option(2)) {
+            case "ON":
+                inv.session().repliesOn();
                 return done(Reply.OK);
-            case "GETNAME":
-                arity(inv, 2);
-                return done(s.name().isEmpty() ? Reply.NULL_BULK : Reply.bulk(s.name()));
-            case "INFO":
-                arity(inv, 2);
-                return done(Reply.verbatim(describe(s, inv.now()) + "\n"));
-            case "LIST":
-                return done(Reply.verbatim(list(inv)));
-            case "KILL":
-                return done(kill(inv));
-            case "UNBLOCK":
-                return done(unblock(inv));
-            case "NO-EVICT":
-            case "NO-TOUCH":
-                arity(inv, 3);
-                String onOff = inv.option(2);
-                if (!onOff.equals("ON") && !onOff.equals("OFF")) {
-                    throw RedisException.syntax();
-                }
+            case "OFF":
+                inv.session().repliesOff();
                 return done(Reply.OK);
-            case "HELP":
-                return done(help());
+            case "SKIP":
+                inv.session().skipNextReply();
+                return done(Reply.OK);
             default:
-                throw new RedisException("ERR unknown subcommand '" + inv.argString(1) + "'. Try CLIENT HELP.");
+                throw RedisException.syntax();
         }
     }
 
-    private static void arity(Invocation inv, int n) {
-        if (inv.argc() != n) {
-            throw new RedisException("ERR wrong number of arguments for 'client|" + inv.argString(1).toLowerCase(Locale.ROOT) + "' command");
+    private static CompletableFuture<Reply> onOff(Invocation inv) {
+        String onOff = inv.option(2);
+        if (!onOff.equals("ON") && !onOff.equals("OFF")) {
+            throw RedisException.syntax();
         }
+        return done(Reply.OK);
     }
 
     /** Redis: a client name is printable ASCII without spaces. */
@@ -75,6 +81,7 @@ final class ClientCommand {
 
     private static String list(Invocation inv) {
         List<Long> ids = null;
+        String wanted = null;
         for (int i = 2; i < inv.argc(); i++) {
             String opt = inv.option(i);
             if (opt.equals("TYPE") && i + 1 < inv.argc()) {
@@ -82,9 +89,7 @@ final class ClientCommand {
                 if (!List.of("NORMAL", "MASTER", "REPLICA", "SLAVE", "PUBSUB").contains(type)) {
                     throw new RedisException("ERR Unknown client type '" + inv.argString(i) + "'");
                 }
-                if (!type.equals("NORMAL")) {
-                    ids = List.of();
-                }
+                wanted = type.equals("SLAVE") ? "REPLICA" : type;
             } else if (opt.equals("ID") && i + 1 < inv.argc()) {
                 ids = new ArrayList<>();
                 for (i++; i < inv.argc(); i++) {
@@ -102,20 +107,40 @@ final class ClientCommand {
         List<ClientSession> all = new ArrayList<>(inv.server().clients());
         all.sort((a, b) -> Long.compare(a.id(), b.id()));
         for (ClientSession c : all) {
-            if (ids == null || ids.contains(c.id())) {
-                sb.append(describe(c, inv.now())).append('\n');
+            String type = c.subscribed() ? "PUBSUB" : "NORMAL";
+            if ((ids == null || ids.contains(c.id())) && (wanted == null || wanted.equals(type))) {
+                sb.append(describe(c, inv.now(), c == inv.session() ? queryBytes(inv.args()) : 0)).append('\n');
             }
         }
         return sb.toString();
     }
 
+    /**
+     * The size of a request in the multibulk form: Redis's {@code qbuf} of the client running
+     * CLIENT LIST or CLIENT INFO, whose query buffer still holds that request.
+     */
+    static long queryBytes(byte[][] args) {
+        long n = 1 + Integer.toString(args.length).length() + 2;
+        for (byte[] a : args) {
+            n += 1 + Integer.toString(a.length).length() + 2 + a.length + 2;
+        }
+        return n;
+    }
+
     /** One line of CLIENT LIST, with Redis 7.0's fields (memory fields are this server's estimates). */
-    static String describe(ClientSession c, long now) {
+    public static String describe(ClientSession c, long now, long queryBytes) {
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
-                + " flags=" + (c.inMulti() ? "x" : c.blocked() ? "b" : "N") + " db=" + c.db() + " sub=0 psub=0 ssub=0 multi=" + (c.inMulti() ? 0 : -1)
-                + " qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
+                + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
+                + " ssub=" + c.shardSubscriptions() + " multi=" + (c.inMulti() ? 0 : -1)
+                + " qbuf=" + queryBytes + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
+    }
+
+    /** CLIENT LIST's flags: P subscribed, x in MULTI, b blocked, N none. */
+    private static String flags(ClientSession c) {
+        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "") + (c.blocked() ? "b" : "");
+        return f.isEmpty() ? "N" : f;
     }
 
     private static Reply kill(Invocation inv) {
@@ -153,9 +178,16 @@ final class ClientCommand {
                     laddr = inv.argString(i + 1);
                     break;
                 case "USER":
-                    user = inv.argString(i + 1);
+                    user = AclText.of(inv.arg(i + 1));
+                    if (!inv.server().acl().hasUser(user)) {
+                        throw new RedisException("ERR No such user '" + user + "'");
+                    }
                     break;
                 case "TYPE":
+                    String type = inv.option(i + 1);
+                    if (!List.of("NORMAL", "MASTER", "REPLICA", "SLAVE", "PUBSUB").contains(type)) {
+                        throw new RedisException("ERR Unknown client type '" + inv.argString(i + 1) + "'");
+                    }
                     break;
                 case "SKIPME":
                     String v = inv.option(i + 1);
@@ -192,8 +224,8 @@ final class ClientCommand {
 
     /** CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if the client was blocked and now is not, else 0. */
     private static Reply unblock(Invocation inv) {
-        if (inv.argc() != 3 && inv.argc() != 4) {
-            arity(inv, 3);
+        if (inv.argc() > 4) {
+            throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.");
         }
         boolean error = false;
         if (inv.argc() == 4) {
@@ -225,6 +257,7 @@ final class ClientCommand {
             "KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, USER, SKIPME.",
             "LIST [options ...]", "    Return information about client connections. Options: TYPE, ID.",
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
+            "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
             "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
             "HELP", "    Print this help."}) {

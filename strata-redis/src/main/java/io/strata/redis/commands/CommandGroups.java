@@ -11,9 +11,33 @@ public final class CommandGroups {
         ConnectionCommands.register(table);
         TransactionCommands.register(table);
         StringCommands.register(table);
+        SetCommands.register(table);
         KeyCommands.register(table);
         ListCommands.register(table);
         BlockingListCommands.register(table);
+        HashCommands.register(table);
+        ScanCommand.register(table);
+        RandomKeyCommand.register(table);
+        KeyCopyCommands.register(table);
+        ObjectCommand.register(table);
+        SortCommand.register(table);
+        BitCommands.register(table);
+        BitfieldCommand.register(table);
+        LcsCommand.register(table);
         ServerCommands.register(table);
+        ZSetCommands.register(table);
+        ZRangeCommands.register(table);
+        ZPopCommands.register(table);
+        ZSetAlgebraCommands.register(table);
+        CommandCommand.register(table);
+        InfoCommand.register(table);
+        ConfigCommand.register(table);
+        SlowlogCommand.register(table);
+        LatencyCommand.register(table);
+        MemoryCommand.register(table);
+        DebugCommand.register(table);
+        ScriptManagementCommands.register(table);
+        PubSubCommands.register(table);
+        AclCommands.register(table);
     }
 }

@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
+import io.strata.redis.acl.AclText;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
@@ -26,7 +27,7 @@ final class ConnectionCommands {
 
     static void register(CommandTable t) {
         t.add("ping", -1, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ping(inv));
-        t.add("echo", 2, "fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
+        t.add("echo", 2, "loading stale fast", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(Reply.bulk(inv.arg(1))));
         t.add("quit", -1, "no_auth noscript loading stale fast allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
             inv.session().requestClose();
             return done(Reply.OK);
@@ -35,12 +36,16 @@ final class ConnectionCommands {
         t.add("auth", -2, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> auth(inv));
         t.add("hello", -1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> hello(inv));
         t.add("reset", 1, "noscript loading stale fast no_auth allow_busy", 0, 0, 0, "connection", LOCAL, (inv, tr) -> reset(inv));
-        t.add("client", -2, "", 0, 0, 0, "connection", LOCAL, (inv, tr) -> ClientCommand.run(inv));
+        ClientCommand.register(t);
     }
 
     private static CompletableFuture<Reply> ping(Invocation inv) {
         if (inv.argc() > 2) {
             throw new RedisException("ERR wrong number of arguments for 'ping' command");
+        }
+        if (inv.session().subscribed() && inv.session().protocol() == 2) {
+            // RESP2 subscribers read every reply as a message: Redis answers with one.
+            return done(Reply.array(Reply.bulk("pong"), inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.bulk("")));
         }
         return done(inv.argc() == 2 ? Reply.bulk(inv.arg(1)) : Reply.PONG);
     }
@@ -58,23 +63,13 @@ final class ConnectionCommands {
         if (inv.argc() > 3) {
             throw RedisException.syntax();
         }
-        String user = inv.argc() == 3 ? inv.argString(1) : "default";
-        String password = inv.argString(inv.argc() - 1);
-        if (inv.argc() == 2 && inv.server().config().requirepass() == null) {
+        if (inv.argc() == 2 && !inv.server().acl().defaultUserHasPassword()) {
             throw new RedisException("ERR AUTH <password> called without any password configured for the default user. "
                     + "Are you sure your configuration is correct?");
         }
-        authenticate(inv.session(), inv.server().config().requirepass(), user, password);
-        return done(Reply.OK);
-    }
-
-    /** Checks a user and password; the default user is the only one until ACL users exist. */
-    static void authenticate(ClientSession session, String requirepass, String user, String password) {
-        boolean ok = "default".equals(user) && (requirepass == null || requirepass.equals(password));
-        if (!ok) {
-            throw new RedisException("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        session.authenticate(user);
+        String user = inv.argc() == 3 ? AclText.of(inv.arg(1)) : "default";
+        return inv.server().acl().authenticate(inv.session(), user, inv.arg(inv.argc() - 1), inv.argString(0))
+                .thenApply(ignored -> Reply.OK);
     }
 
     private static CompletableFuture<Reply> hello(Invocation inv) {
@@ -95,11 +90,14 @@ final class ConnectionCommands {
             i = 2;
         }
         String setName = null;
+        String authUser = null;
+        byte[] authPassword = null;
         for (; i < inv.argc(); i++) {
             String opt = inv.option(i);
             int left = inv.argc() - i - 1;
             if (opt.equals("AUTH") && left >= 2) {
-                authenticate(s, inv.server().config().requirepass(), inv.argString(i + 1), inv.argString(i + 2));
+                authUser = AclText.of(inv.arg(i + 1));
+                authPassword = inv.arg(i + 2);
                 i += 2;
             } else if (opt.equals("SETNAME") && left >= 1) {
                 setName = inv.argString(i + 1);
@@ -109,6 +107,15 @@ final class ConnectionCommands {
                 throw new RedisException("ERR Syntax error in HELLO option '" + inv.argString(i) + "'");
             }
         }
+        CompletableFuture<Void> auth = authUser == null ? CompletableFuture.completedFuture(null)
+                : inv.server().acl().authenticate(s, authUser, authPassword, inv.argString(0));
+        int chosen = protocol;
+        String name = setName;
+        return auth.thenApply(ignored -> helloReply(inv, chosen, name));
+    }
+
+    private static Reply helloReply(Invocation inv, int protocol, String setName) {
+        ClientSession s = inv.session();
         if (!s.authenticated()) {
             throw new RedisException("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
@@ -133,7 +140,7 @@ final class ConnectionCommands {
         m.add(Reply.bulk("master"));
         m.add(Reply.bulk("modules"));
         m.add(Reply.EMPTY_ARRAY);
-        return done(Reply.map(m));
+        return Reply.map(m);
     }
 
     private static CompletableFuture<Reply> reset(Invocation inv) {
@@ -145,7 +152,10 @@ final class ConnectionCommands {
         s.db(0);
         s.protocol(2);
         s.name("");
-        s.deauthenticate(inv.server().config().requirepass() == null);
-        return done(Reply.simple("RESET"));
+        s.deauthenticate(inv.server().acl().defaultUserOpen());
+        s.repliesOn();
+        inv.server().monitors().remove(s.id());
+        // Subscriptions end without confirmations; the reply waits until they are unregistered.
+        return inv.server().pubsub().reset(s).thenApply(ignored -> Reply.simple("RESET"));
     }
 }

@@ -88,7 +88,6 @@ final class KeyCommands {
 
     /** EXPIRE key amount [NX|XX|GT|LT]: {@code scale} 1000 for seconds; {@code relative} for EXPIRE/PEXPIRE. */
     private static CompletableFuture<Reply> expire(Invocation inv, Transaction tr, long scale, boolean relative) {
-        long amount = inv.longArg(2);
         boolean nx = false;
         boolean xx = false;
         boolean gt = false;
@@ -109,6 +108,8 @@ final class KeyCommands {
         if (gt && lt) {
             throw new RedisException("ERR GT and LT options at the same time are not compatible");
         }
+        // Redis checks the options before the amount.
+        long amount = inv.longArg(2);
         String name = inv.spec().name();
         if (scale == 1000 && (amount > Long.MAX_VALUE / 1000 || amount < Long.MIN_VALUE / 1000)) {
             throw Expiry.invalid(name);
@@ -129,8 +130,10 @@ final class KeyCommands {
             if (m == null) {
                 return Reply.ZERO;
             }
-            long current = m.hasExpiry() ? m.expireAtMillis() : Long.MAX_VALUE;
-            if ((fnx && m.hasExpiry()) || (fxx && !m.hasExpiry()) || (fgt && at <= current) || (flt && at >= current)) {
+            // No expiry counts as an infinite one: GT never passes, LT always does.
+            boolean has = m.hasExpiry();
+            long current = m.expireAtMillis();
+            if ((fnx && has) || (fxx && !has) || (fgt && (!has || at <= current)) || (flt && has && at >= current)) {
                 return Reply.ZERO;
             }
             if (at <= inv.now()) {

@@ -79,6 +79,31 @@ final class ListValue {
         return new ListValue(reader, tr, keys, db, key, m, ObjectRef.id(m), ListHeader.decode(ObjectRef.header(m)));
     }
 
+    /** The list described by {@code meta} (already read and checked to be a list), for reading only. */
+    static ListValue reading(ReadTransaction tr, KeyStore keys, int db, byte[] key, KeyMeta meta) {
+        return of(tr, null, keys, db, key, meta);
+    }
+
+    /** Every element, head to tail. */
+    CompletableFuture<List<byte[]>> all() {
+        return length == 0 ? CompletableFuture.completedFuture(List.of()) : range(0, length - 1, false);
+    }
+
+    /**
+     * Replaces {@code key} (whose metadata is {@code old}, of any type, or null) with a new list
+     * of {@code values} (not empty) and no expiry: SORT ... STORE.
+     */
+    static CompletableFuture<Void> store(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old, List<byte[]> values) {
+        return keys.newObjectId(tr).thenAccept(id -> {
+            ListElements elements = new ListElements(keys.keyspace().object(db, id).getKey());
+            for (int i = 0; i < values.size(); i++) {
+                elements.write(tr, i, values.get(i));
+            }
+            byte[] header = new ListHeader(0, values.size()).encode();
+            keys.put(tr, db, key, old, new KeyMeta(RedisType.LIST, KeyMeta.OBJECT, 0, ObjectRef.payload(id, header)));
+        });
+    }
+
     /** A new, empty list for {@code key}, which holds nothing; it exists once {@link #save}d with elements. */
     static CompletableFuture<ListValue> create(Transaction tr, KeyStore keys, int db, byte[] key) {
         return keys.newObjectId(tr).thenApply(id -> new ListValue(tr, tr, keys, db, key, null, id, ListHeader.EMPTY));

@@ -12,7 +12,11 @@ import io.strata.redis.protocol.Reply;
 
 import java.util.concurrent.CompletableFuture;
 
-/** Server commands: DBSIZE, FLUSHDB, FLUSHALL, TIME, SHUTDOWN, and the persistence commands answered truthfully. */
+/**
+ * Server commands: DBSIZE, FLUSHDB, FLUSHALL, TIME, SHUTDOWN, the persistence commands answered
+ * truthfully, MONITOR, ROLE, WAIT, SWAPDB, and the cluster commands as a Redis without cluster
+ * support answers them.
+ */
 final class ServerCommands {
     private ServerCommands() {
     }
@@ -32,9 +36,61 @@ final class ServerCommands {
             return done(Reply.OK);
         });
         // Every acknowledged write is already durable: there is nothing to save.
-        t.add("save", 1, "admin noscript no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.OK));
-        t.add("bgsave", -1, "admin noscript no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.simple("Background saving started")));
-        t.add("lastsave", 1, "loading stale fast", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.integer(inv.now() / 1000)));
+        t.add("save", 1, "admin noscript no_async_loading no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.OK));
+        t.add("bgsave", -1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.simple("Background saving started")));
+        t.add("lastsave", 1, "loading stale fast", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> done(Reply.integer(inv.now() / 1000)));
+        t.add("monitor", 1, "admin noscript loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> monitor(inv));
+        t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
+                (inv, tr) -> done(Reply.array(Reply.bulk("master"), Reply.ZERO, Reply.EMPTY_ARRAY)));
+        t.add("wait", 3, "noscript", 0, 0, 0, "connection", LOCAL, (inv, tr) -> waitForReplicas(inv));
+        t.add("swapdb", 3, "write fast", 0, 0, 0, "keyspace dangerous", LOCAL, (inv, tr) -> swapdb(inv));
+        ClusterCommands.register(t);
+    }
+
+    /** MONITOR: from now on the connection receives every other client's commands. */
+    private static CompletableFuture<Reply> monitor(Invocation inv) {
+        if (inv.server().monitors().isMonitor(inv.session().id())) {
+            return done(Reply.OK);
+        }
+        inv.server().monitor(inv.session());
+        return done(Reply.OK);
+    }
+
+    /**
+     * WAIT numreplicas timeout: there are no replicas, so 0 — at once when no replica is
+     * asked for, else after the timeout (0: never), as Redis without replicas answers.
+     */
+    private static CompletableFuture<Reply> waitForReplicas(Invocation inv) {
+        long replicas = inv.longArg(1);
+        long timeout = inv.longArg(2, "ERR timeout is not an integer or out of range");
+        if (timeout < 0) {
+            throw new RedisException("ERR timeout is negative");
+        }
+        if (replicas <= 0) {
+            return done(Reply.ZERO);
+        }
+        if (timeout == 0) {
+            return new CompletableFuture<>();
+        }
+        return CompletableFuture.supplyAsync(() -> Reply.ZERO,
+                CompletableFuture.delayedExecutor(timeout, java.util.concurrent.TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * SWAPDB: checked as Redis checks it, then refused: a database's keys are stored under its
+     * number, so swapping two would rewrite both — not one atomic step (docs/redis.md).
+     */
+    private static CompletableFuture<Reply> swapdb(Invocation inv) {
+        long a = inv.longArg(1, "ERR invalid first DB index");
+        long b = inv.longArg(2, "ERR invalid second DB index");
+        int databases = inv.server().config().databases();
+        if (a < 0 || a >= databases || b < 0 || b >= databases) {
+            throw new RedisException("ERR DB index is out of range");
+        }
+        if (a == b) {
+            return done(Reply.OK);
+        }
+        throw new RedisException("ERR SWAPDB is not supported by Strata's Redis-compatible server");
     }
 
     private static CompletableFuture<Reply> flush(Invocation inv, Transaction tr, boolean all) {

@@ -5,6 +5,7 @@ import static io.strata.redis.command.CommandSpec.Kind.DATA;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.command.LongDouble;
 import io.strata.redis.command.Numbers;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
@@ -12,8 +13,6 @@ import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,7 +64,7 @@ final class StringCommands {
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
             inv.server().stats().keyspaceHits.increment();
-            return StringValues.read(tr, m).thenApply(Reply::bulk);
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(Reply::bulk);
         });
     }
 
@@ -113,7 +112,7 @@ final class StringCommands {
             if (get && old != null && old.type() != RedisType.STRING) {
                 throw RedisException.wrongType();
             }
-            CompletableFuture<byte[]> previous = get && old != null ? StringValues.read(tr, old) : CompletableFuture.completedFuture(null);
+            CompletableFuture<byte[]> previous = get && old != null ? StringValues.read(tr, inv.server().keys(), inv.db(), old) : CompletableFuture.completedFuture(null);
             return previous.thenApply(prev -> {
                 boolean refused = (nx && old != null) || (xx && old == null);
                 if (refused) {
@@ -126,7 +125,7 @@ final class StringCommands {
                         keys(inv).delete(tr, db, key, old);
                     }
                 } else {
-                    StringValues.write(tr, keys(inv), db, key, old, value, at);
+                    inv.await(StringValues.write(tr, keys(inv), db, key, old, value, at));
                 }
                 if (setnx) {
                     return Reply.ONE;
@@ -147,7 +146,7 @@ final class StringCommands {
             if (m == null) {
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
-            return StringValues.read(tr, m).thenApply(v -> {
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 keys(inv).delete(tr, inv.db(), inv.arg(1), m);
                 return Reply.bulk(v);
             });
@@ -180,7 +179,7 @@ final class StringCommands {
             if (m == null) {
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
-            return StringValues.read(tr, m).thenApply(v -> {
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 if (u != null) {
                     if (at <= inv.now()) {
                         keys(inv).delete(tr, db, key, m);
@@ -199,7 +198,7 @@ final class StringCommands {
         List<CompletableFuture<byte[]>> values = new ArrayList<>();
         for (int i = 1; i < inv.argc(); i++) {
             values.add(keys(inv).get(tr, inv.db(), inv.arg(i), inv.now()).thenCompose(m ->
-                    m == null || m.type() != RedisType.STRING ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m)));
+                    m == null || m.type() != RedisType.STRING ? CompletableFuture.completedFuture(null) : StringValues.read(tr, inv.server().keys(), inv.db(), m)));
         }
         return CompletableFuture.allOf(values.toArray(new CompletableFuture[0])).thenApply(ignored -> {
             List<Reply> replies = new ArrayList<>(values.size());
@@ -221,9 +220,7 @@ final class StringCommands {
             pairs.put(java.nio.ByteBuffer.wrap(inv.arg(i)), inv.arg(i + 1));
         }
         for (byte[] v : pairs.values()) {
-            if (v.length > StringValues.INLINE_MAX) {
-                throw new RedisException("ERR string values larger than " + StringValues.INLINE_MAX + " bytes are not supported yet");
-            }
+            StringValues.checkWritable(v.length);
         }
         List<byte[]> keyList = new ArrayList<>();
         List<CompletableFuture<KeyMeta>> olds = new ArrayList<>();
@@ -242,7 +239,7 @@ final class StringCommands {
             }
             for (int i = 0; i < keyList.size(); i++) {
                 byte[] key = keyList.get(i);
-                StringValues.write(tr, keys(inv), db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0);
+                inv.await(StringValues.write(tr, keys(inv), db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0));
             }
             return nx ? Reply.ONE : Reply.OK;
         });
@@ -253,14 +250,14 @@ final class StringCommands {
         byte[] key = inv.arg(1);
         byte[] tail = inv.arg(2);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
-            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, m);
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
                 if ((long) v.length + tail.length > StringValues.MAX_STRING) {
                     throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
                 }
                 byte[] joined = Arrays.copyOf(v, v.length + tail.length);
                 System.arraycopy(tail, 0, joined, v.length, tail.length);
-                StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis());
+                inv.await(StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis()));
                 return Reply.integer(joined.length);
             });
         });
@@ -268,7 +265,7 @@ final class StringCommands {
 
     private static CompletableFuture<Reply> strlen(Invocation inv, Transaction tr) {
         return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m ->
-                m == null ? CompletableFuture.completedFuture(Reply.ZERO) : StringValues.read(tr, m).thenApply(v -> Reply.integer(v.length)));
+                m == null ? CompletableFuture.completedFuture(Reply.ZERO) : StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(v.length)));
     }
 
     private static CompletableFuture<Reply> getrange(Invocation inv, Transaction tr) {
@@ -278,7 +275,7 @@ final class StringCommands {
             if (m == null) {
                 return CompletableFuture.completedFuture(Reply.bulk(new byte[0]));
             }
-            return StringValues.read(tr, m).thenApply(v -> Reply.bulk(range(v, start, end)));
+            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.bulk(range(v, start, end)));
         });
     }
 
@@ -324,14 +321,14 @@ final class StringCommands {
             if (patch.length > 0 && offset + patch.length > StringValues.MAX_STRING) {
                 throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
             }
-            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, m);
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
                 if (patch.length == 0) {
                     return Reply.integer(v.length);
                 }
                 byte[] out = Arrays.copyOf(v, (int) Math.max(v.length, offset + patch.length));
                 System.arraycopy(patch, 0, out, (int) offset, patch.length);
-                StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis());
+                inv.await(StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis()));
                 return Reply.integer(out.length);
             });
         });
@@ -349,48 +346,44 @@ final class StringCommands {
         int db = inv.db();
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
-            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
                 long old = v == null ? 0 : Numbers.parseLong(v, RedisException.NOT_INTEGER);
                 if ((by < 0 && old < 0 && by < Long.MIN_VALUE - old) || (by > 0 && old > 0 && by > Long.MAX_VALUE - old)) {
                     throw new RedisException("ERR increment or decrement would overflow");
                 }
                 long now = old + by;
-                StringValues.write(tr, keys(inv), db, key, m, Long.toString(now).getBytes(StandardCharsets.US_ASCII),
-                        m == null ? 0 : m.expireAtMillis());
+                inv.await(StringValues.write(tr, keys(inv), db, key, m, Long.toString(now).getBytes(StandardCharsets.US_ASCII),
+                        m == null ? 0 : m.expireAtMillis()));
                 return Reply.integer(now);
             });
         });
     }
 
+    /** INCRBYFLOAT: in x87 long double arithmetic and printing, as Redis computes it ({@link LongDouble}). */
     private static CompletableFuture<Reply> incrbyfloat(Invocation inv, Transaction tr) {
-        double by = inv.doubleArg(2);
         int db = inv.db();
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
-            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, m);
+            CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(null) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
-                double old = v == null ? 0 : Numbers.parseDouble(v, RedisException.NOT_FLOAT);
-                double sum = old + by;
-                if (Double.isNaN(sum) || Double.isInfinite(sum) || Double.isInfinite(old)) {
+                // Redis checks the stored value first, then the increment.
+                LongDouble old = v == null ? LongDouble.ZERO : LongDouble.parse(v);
+                if (old == null) {
+                    throw new RedisException(RedisException.NOT_FLOAT);
+                }
+                LongDouble by = LongDouble.parse(inv.arg(2));
+                if (by == null) {
+                    throw new RedisException(RedisException.NOT_FLOAT);
+                }
+                LongDouble sum = old.plus(by);
+                if (sum == null || sum.isInfinite()) {
                     throw new RedisException("ERR increment would produce NaN or Infinity");
                 }
-                byte[] text = humanDecimal(v == null ? BigDecimal.ZERO : new BigDecimal(new String(v, StandardCharsets.US_ASCII).trim()),
-                        new BigDecimal(inv.argString(2))).getBytes(StandardCharsets.US_ASCII);
-                StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis());
+                byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
+                inv.await(StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis()));
                 return Reply.bulk(text);
             });
         });
-    }
-
-    /**
-     * The sum written as Redis writes a long double in human form ({@code "%.17Lf"}, trailing
-     * zeros and point removed): computed in decimal, which agrees with Redis's 64-bit-mantissa
-     * long double wherever the sum has at most 17 decimals.
-     */
-    static String humanDecimal(BigDecimal a, BigDecimal b) {
-        BigDecimal sum = a.add(b).setScale(17, RoundingMode.HALF_EVEN).stripTrailingZeros();
-        String s = sum.toPlainString();
-        return s.equals("-0") ? "0" : s;
     }
 }

@@ -40,7 +40,7 @@ final class TransactionCommands {
     }
 
     static void register(CommandTable t) {
-        t.add("multi", 1, "noscript loading stale fast no_multi allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> multi(inv));
+        t.add("multi", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> multi(inv));
         t.add("exec", 1, "noscript loading stale skip_slowlog", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> exec(inv));
         t.add("discard", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> discard(inv));
         t.add("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transaction", DATA, TransactionCommands::watch);
@@ -110,6 +110,7 @@ final class TransactionCommands {
         if (dirty) {
             throw new RedisException("EXECABORT Transaction discarded because of previous errors.");
         }
+        List<Reply> denials = inv.server().executor().recheckQueued(s, queued);
         int startDb = s.db();
         KeyStore keys = inv.server().keys();
         return inv.server().executor().runInTransaction(tr -> {
@@ -119,7 +120,7 @@ final class TransactionCommands {
                 if (!ok) {
                     return CompletableFuture.completedFuture((Reply) null);
                 }
-                return inv.server().executor().executeAll(s, queued, tr).thenApply(Reply::array);
+                return inv.server().executor().executeAll(s, queued, denials, tr).thenApply(Reply::array);
             });
         }).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
     }

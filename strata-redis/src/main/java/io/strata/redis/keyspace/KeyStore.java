@@ -4,6 +4,7 @@ import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.layers.allocator.HighContentionAllocator;
+import io.strata.layers.interning.StringInterner;
 import io.strata.redis.protocol.RedisException;
 
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,9 @@ import java.util.concurrent.CompletableFuture;
  * one deletes it first ({@link #getForWrite}), as Redis's {@code expireIfNeeded} does, so the
  * expired value's elements never leak into the new one.
  *
+ * <p>Counters: each database's key count and count of keys with an expiry move by atomic
+ * ADD in the same transaction as the change, so they never need a scan and never conflict.
+ *
  * <p>Concurrency: every method works inside the caller's transaction; reads of metadata are
  * serializable, so two commands that change the same key conflict and one retries. The
  * stamp is written with a versionstamped value: a blind write, no read, no extra conflict.
@@ -26,6 +30,12 @@ public final class KeyStore {
     private static final byte[] STAMP_PARAM = new byte[14];
     private static final byte[] PLUS_ONE = {1, 0, 0, 0, 0, 0, 0, 0};
     private static final byte[] MINUS_ONE = {-1, -1, -1, -1, -1, -1, -1, -1};
+
+    /**
+     * Sequence bits of the member interner's ids: 2^8 sequences of 2^56 ids each. See
+     * {@link #interner()} for why so few.
+     */
+    static final int MEMBER_SEQUENCE_BITS = 8;
 
     private final Keyspace keyspace;
     private final HighContentionAllocator objectIds;
@@ -39,10 +49,13 @@ public final class KeyStore {
     public interface ChangeListener {
         void changed(Transaction tr, int db, byte[] key);
     }
+    private final StringInterner members;
 
     public KeyStore(Keyspace keyspace) {
         this.keyspace = keyspace;
         this.objectIds = new HighContentionAllocator(keyspace.allocatorSubspace());
+        this.members = StringInterner.sharded(keyspace.internerSubspace(), MEMBER_SEQUENCE_BITS,
+                64 - MEMBER_SEQUENCE_BITS, 0);
     }
 
     public Keyspace keyspace() {
@@ -93,6 +106,9 @@ public final class KeyStore {
      * that object's elements are cleared.
      */
     public void put(Transaction tr, int db, byte[] key, KeyMeta old, KeyMeta meta) {
+        if (old != null ? old.hasExpiry() != meta.hasExpiry() : meta.hasExpiry()) {
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), meta.hasExpiry() ? PLUS_ONE : MINUS_ONE);
+        }
         if (old != null) {
             if (old.hasExpiry() && old.expireAtMillis() != meta.expireAtMillis()) {
                 tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
@@ -115,6 +131,7 @@ public final class KeyStore {
         tr.clear(keyspace.metaKey(db, key));
         if (old.hasExpiry()) {
             tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), MINUS_ONE);
         }
         if (old.isObject()) {
             clearObject(tr, db, old);
@@ -131,6 +148,7 @@ public final class KeyStore {
         tr.clear(keyspace.metaKey(db, key));
         if (old.hasExpiry()) {
             tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
+            tr.mutate(MutationType.ADD, keyspace.expiresCountKey(db), MINUS_ONE);
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
         touch(tr, db, key);
@@ -148,6 +166,23 @@ public final class KeyStore {
         tr.clear(keyspace.stampRange(db));
         tr.clear(keyspace.objectRange(db));
         tr.clear(keyspace.countKey(db));
+        tr.clear(keyspace.expiresCountKey(db));
+    }
+
+    /**
+     * Every database's number of keys and of keys with an expiry (INFO keyspace), by database;
+     * databases never written are absent.
+     */
+    public CompletableFuture<java.util.SortedMap<Integer, long[]>> counts(ReadTransaction tr) {
+        return tr.getRange(keyspace.countRange()).asList().thenApply(kvs -> {
+            java.util.SortedMap<Integer, long[]> out = new java.util.TreeMap<>();
+            for (com.apple.foundationdb.KeyValue kv : kvs) {
+                Keyspace.CounterKey c = keyspace.counterKey(kv.getKey());
+                long n = java.nio.ByteBuffer.wrap(kv.getValue()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+                out.computeIfAbsent(c.db(), d -> new long[2])[c.expires() ? 1 : 0] = n;
+            }
+            return out;
+        });
     }
 
     /** The subspace of the object a key's metadata names. */
@@ -167,6 +202,39 @@ public final class KeyStore {
     /** Sets the one listener told of every change ({@link #touch}); null for none. */
     public void listen(ChangeListener listener) {
         this.changeListener = listener;
+    }
+
+    /**
+     * The one interner of the server: set members (of every set, in every database) become
+     * uint64 ids here, so that the same member has the same id in every set and set algebra
+     * is bitmap algebra on the ids.
+     *
+     * <p><b>Allocator.</b> Random sharded sequences with only {@value #MEMBER_SEQUENCE_BITS}
+     * sequence bits ({@code ShardedSequenceAllocator}: an id is {@code sequence << 56 | n}).
+     * Versionstamp ids are out: they are known only at commit, and SADD must add the id to
+     * the set in the transaction that interns it. The High Contention Allocator costs one
+     * allocation per new member (a SADD of a thousand new members would make a thousand),
+     * and writes a reverse block per string. One counter makes every pair of concurrent
+     * SADDs of new members conflict. Sharded sequences reserve a whole batch with one
+     * counter read and write and give it consecutive ids, so a SADD's new members share one
+     * reverse block and, in the set, few roaring containers. The seed's 32 sequence bits
+     * would scatter members that arrive one per SADD over 2^32 sequences, a roaring
+     * container per member, which is where roaring algebra loses its advantage (see
+     * {@code SetAlgebra}); 8 bits keep every set's members in at most 256 dense runs (a
+     * million members fill a few hundred containers, not a million) while two concurrent
+     * interning transactions pick the same counter, and one retries, once in 256.
+     *
+     * <p><b>Never freed.</b> As in the interner's design, a mapping is forever: removing a
+     * member from its last set, or deleting the set, leaves its string and id in the
+     * interner. The interner grows with the number of distinct members ever added (about
+     * twice the member's bytes plus 8 per member); nothing can tell that an id is unused
+     * without reference counts, which would make every SADD and SREM write a shared key.
+     *
+     * <p>No cache: the interner's cache is filled only by calls that run their own
+     * transaction, and commands intern inside theirs.
+     */
+    public StringInterner interner() {
+        return members;
     }
 
     /** A new object id, unique in the keyspace. */

@@ -19,10 +19,16 @@ import java.util.Arrays;
  * P 'x' at[8] db[2] key           -&gt; empty: the expiry index, ordered by time, then database
  * P 'n' db[2]                    -&gt; the number of keys of the database: 8 bytes little-endian,
  *                                    changed by atomic ADD only (DBSIZE without a scan)
+ * P 'n' db[2] 'e'                -&gt; the number of those keys that have an expiry, likewise
+ *                                    (INFO keyspace's expires=)
  * P 'o' db[2] id ...              -&gt; the elements of a collection or the chunks of a large
  *                                    string, under the object id its metadata names
  * P 'a' ...                       -&gt; the High Contention Allocator that hands out object ids
  * P 'i' ...                       -&gt; the string interner that gives set members their ids
+ *                                    (mappings are never freed: see {@link KeyStore#interner()})
+ * P 'p' ...                       -&gt; pub/sub: the message queue, subscription counts and readers
+ *                                    ({@code io.strata.redis.pubsub.PubSubKeys})
+ * P 'u' ...                       -&gt; ACL users and the ACL version ({@code acl.AclStore}, area 'u')
  * </pre>
  * {@code db} is the database index big-endian; {@code at} Unix milliseconds big-endian; the
  * Redis key is appended raw as the last element, so the keys of one database are contiguous
@@ -116,6 +122,27 @@ public final class Keyspace {
     /** The key counter of database {@code db}. */
     public byte[] countKey(int db) {
         return withKey(COUNT, db, new byte[0]);
+    }
+
+    /** The counter of database {@code db}'s keys that have an expiry. */
+    public byte[] expiresCountKey(int db) {
+        return withKey(COUNT, db, new byte[] {'e'});
+    }
+
+    /** Every database's counters (keys and expires). */
+    public Range countRange() {
+        byte[] begin = concat(prefix, COUNT);
+        return new Range(begin, strinc(begin));
+    }
+
+    /** The database a counter key (from {@link #countRange}) belongs to, and whether it counts expires. */
+    public CounterKey counterKey(byte[] key) {
+        int db = ((key[prefix.length + 1] & 0xff) << 8) | (key[prefix.length + 2] & 0xff);
+        return new CounterKey(db, key.length > prefix.length + 3);
+    }
+
+    /** A counter's database and kind. */
+    public record CounterKey(int db, boolean expires) {
     }
 
     public Subspace allocatorSubspace() {

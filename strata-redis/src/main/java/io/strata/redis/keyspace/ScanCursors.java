@@ -1,5 +1,7 @@
 package io.strata.redis.keyspace;
 
+import com.apple.foundationdb.KeySelector;
+import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
@@ -57,7 +59,20 @@ public final class ScanCursors {
 
     /** Removes cursors saved before {@code nowMillis - RETENTION_MILLIS}, at most {@code limit} of them. */
     public CompletableFuture<Integer> expire(Transaction tr, long nowMillis, int limit) {
-        return tr.getRange(table.range(), limit).asList().thenApply(kvs -> {
+        return expire(tr, nowMillis, null, limit).thenApply(Sweep::removed);
+    }
+
+    /**
+     * One step of a sweep over the cursor table: looks at up to {@code limit} records after
+     * {@code after} (null: from the start) and removes those saved before
+     * {@code nowMillis - RETENTION_MILLIS}. The records are read as a snapshot (a sweep never
+     * conflicts with scans saving cursors); each removal is a blind clear of a record no one
+     * writes again, since cursor numbers are never reused.
+     */
+    public CompletableFuture<Sweep> expire(Transaction tr, long nowMillis, byte[] after, int limit) {
+        Range all = table.range();
+        KeySelector begin = after == null ? KeySelector.firstGreaterOrEqual(all.begin) : KeySelector.firstGreaterThan(after);
+        return tr.snapshot().getRange(begin, KeySelector.firstGreaterOrEqual(all.end), limit).asList().thenApply(kvs -> {
             int removed = 0;
             for (var kv : kvs) {
                 long created = ByteBuffer.wrap(kv.getValue()).getLong();
@@ -66,8 +81,18 @@ public final class ScanCursors {
                     removed++;
                 }
             }
-            return removed;
+            byte[] next = kvs.size() < limit ? null : kvs.get(kvs.size() - 1).getKey();
+            return new Sweep(removed, next);
         });
+    }
+
+    /**
+     * What one sweep step did.
+     *
+     * @param removed how many records it removed
+     * @param resumeAfter where the next step starts, or null when the sweep reached the end
+     */
+    public record Sweep(int removed, byte[] resumeAfter) {
     }
 
     private byte[] key(long cursor) {

@@ -95,6 +95,14 @@ public abstract class Reply {
         return new Push(items);
     }
 
+    /**
+     * Several replies written back to back as one command's answer: SUBSCRIBE and its kin
+     * confirm each channel with a reply of its own. Not an array: nothing frames the group.
+     */
+    public static Reply sequence(List<Reply> replies) {
+        return new Sequence(replies);
+    }
+
     /** True for an error reply. */
     public boolean isError() {
         return false;
@@ -188,6 +196,18 @@ public abstract class Reply {
     public static final class Push extends Array {
         Push(List<Reply> items) {
             super(items);
+        }
+    }
+
+    public static final class Sequence extends Reply {
+        final List<Reply> replies;
+
+        Sequence(List<Reply> replies) {
+            this.replies = List.copyOf(replies);
+        }
+
+        public List<Reply> replies() {
+            return replies;
         }
     }
 

@@ -7,6 +7,7 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Turns a client's bytes into requests: each request is a {@code byte[][]} of its arguments,
@@ -16,7 +17,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Input that breaks the protocol yields one {@link ProtocolException} (with Redis's wording)
  * and every later byte of the connection is discarded: the server replies with the error and
- * closes, as Redis does.
+ * closes, as Redis does. A client whose unparsed input outgrows {@code client-query-buffer-limit}
+ * is closed without a reply, as Redis closes it.
+ *
+ * <p>The limits are read for each request, so CONFIG SET proto-max-bulk-len applies to the
+ * next one.
  *
  * <p>The parser keeps its place between reads, so an argument that arrives in many TCP
  * segments is copied once, not re-parsed from the start on every segment.
@@ -24,8 +29,9 @@ import java.util.function.BooleanSupplier;
  * <p>Concurrency: one instance per connection, used only on that connection's event loop.
  */
 public final class RespDecoder extends ByteToMessageDecoder {
-    private final RespLimits limits;
+    private final Supplier<RespLimits> currentLimits;
     private final BooleanSupplier authRequired;
+    private RespLimits limits;
 
     /** The request being read in multibulk form, or null between requests. */
     private byte[][] args;
@@ -36,12 +42,18 @@ public final class RespDecoder extends ByteToMessageDecoder {
     private boolean broken;
 
     /**
-     * @param limits what one request may carry
+     * @param limits what one request may carry (read again for each request)
      * @param authRequired whether the connection must still authenticate (smaller limits apply)
      */
-    public RespDecoder(RespLimits limits, BooleanSupplier authRequired) {
-        this.limits = limits;
+    public RespDecoder(Supplier<RespLimits> limits, BooleanSupplier authRequired) {
+        this.currentLimits = limits;
         this.authRequired = authRequired;
+        this.limits = limits.get();
+    }
+
+    /** A decoder with fixed limits. */
+    public RespDecoder(RespLimits limits, BooleanSupplier authRequired) {
+        this(() -> limits, authRequired);
     }
 
     @Override
@@ -51,8 +63,12 @@ public final class RespDecoder extends ByteToMessageDecoder {
             return;
         }
         try {
+            if (in.readableBytes() > limits.maxQueryBytes()) {
+                throw ProtocolException.silent("client reached max query buffer length");
+            }
             while (in.isReadable()) {
                 if (args == null) {
+                    limits = currentLimits.get();
                     if (in.getByte(in.readerIndex()) != '*') {
                         byte[][] inline = readInline(in);
                         if (inline == null) {

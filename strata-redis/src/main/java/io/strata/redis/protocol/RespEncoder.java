@@ -54,6 +54,10 @@ public final class RespEncoder {
             for (Reply item : array.items) {
                 write(item, protocol, out);
             }
+        } else if (reply instanceof Reply.Sequence) {
+            for (Reply item : ((Reply.Sequence) reply).replies) {
+                write(item, protocol, out);
+            }
         } else if (reply instanceof Reply.DoubleReply) {
             String text = RedisDoubles.format(((Reply.DoubleReply) reply).value);
             if (resp3) {

@@ -4,15 +4,20 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
+import io.strata.redis.command.ServerStats;
 import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One client connection: executes its requests strictly in order, one at a time, and writes
@@ -22,7 +27,13 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Concurrency</h2>
  * Every field is used only on the channel's event loop. A request whose future completes on
  * another thread (the database's) comes back to the event loop to write its reply and start
- * the next one.
+ * the next one; so does a line sent to a MONITOR connection by another client ({@link #send}).
+ *
+ * <h2>Hostile input</h2>
+ * A protocol error is answered and the connection closed; every request before it in the
+ * same read still runs. A request named {@code POST} or {@code Host:} is a browser's HTTP
+ * request delivered to Redis's port (a cross-protocol attack): the connection closes at once
+ * without running it, as in Redis. Nothing of one connection's failure reaches another.
  *
  * <h2>Flow control</h2>
  * A client that pipelines faster than its requests run fills {@link #pending}; past
@@ -30,6 +41,14 @@ import java.util.concurrent.CompletableFuture;
  * queue drains below {@link #RESUME_READING_AT}, so one client's pipeline cannot exhaust the
  * heap. Replies are flushed when the connection has nothing left to run, or every
  * {@link #FLUSH_EVERY} replies, so a deep pipeline gets its replies in large writes.
+ *
+ * <h2>Pushed messages</h2>
+ * Pub/sub messages reach the connection through its session's push sink: they are written
+ * by a task on the event loop, in the order pushed, beside whatever reply is pending (a
+ * reply is always written whole, so they never split one). A subscriber that stops reading
+ * is disconnected once {@link #PUSH_OUTPUT_LIMIT} bytes wait to be sent, as Redis's
+ * {@code client-output-buffer-limit pubsub 32mb} does. After each reply the connection runs
+ * the session's after-reply actions (SUBSCRIBE's: its channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** Requests queued before reading pauses: deep enough for any benchmark's pipeline. */
@@ -37,9 +56,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int RESUME_READING_AT = 1024;
     /** Replies written before a flush even if more are queued: bounds the outbound buffer. */
     private static final int FLUSH_EVERY = 256;
+    /** Data requests of one connection sent to the database as one unit. */
+    private static final int MAX_UNIT = 64;
+    /**
+     * Bytes a MONITOR client may leave unread before it is closed: Redis's hard output limit
+     * for its class of clients is 256 MB; a client that cannot keep up must not exhaust the heap.
+     */
+    static final long MONITOR_OUTPUT_LIMIT = 256L * 1024 * 1024;
+    /** Bytes waiting to be sent past which a connection receiving pushes is closed. */
+    private static final long PUSH_OUTPUT_LIMIT = 32L << 20;
 
     private final ClientSession session;
     private final CommandExecutor executor;
+    private final ServerStats stats;
     private final Runnable onClose;
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -47,9 +76,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private int unflushed;
     private boolean closing;
 
-    ClientConnection(ClientSession session, CommandExecutor executor, Runnable onClose) {
+    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Runnable onClose) {
         this.session = session;
         this.executor = executor;
+        this.stats = stats;
         this.onClose = onClose;
     }
 
@@ -60,6 +90,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        session.pushTo(messages -> {
+            try {
+                ctx.executor().execute(() -> writePushes(messages));
+            } catch (RejectedExecutionException e) {
+                // the server is stopping: the connection is about to close
+            }
+        });
     }
 
     @Override
@@ -83,7 +120,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Runs queued requests until one must wait for the database, or none is left. */
+    /**
+     * Runs queued requests until one must wait for the database, or none is left. Consecutive
+     * data requests go to the database together as one unit (see {@code CommandLanes}), so a
+     * pipeline costs one commit, not one per command.
+     */
     private void runPending() {
         while (!pending.isEmpty() && !closing) {
             Object next = pending.poll();
@@ -91,25 +132,48 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 ctx.channel().config().setAutoRead(true);
             }
             if (next instanceof ProtocolException) {
-                write(Reply.error(((ProtocolException) next).getMessage()));
+                ProtocolException e = (ProtocolException) next;
+                if (e.replies()) {
+                    write(Reply.error(e.getMessage()));
+                }
                 closeAfterReplies();
                 return;
             }
-            CompletableFuture<Reply> reply = executor.execute(session, (byte[][]) next);
-            if (reply.isDone()) {
-                write(reply.join());
-                if (session.closeRequested()) {
-                    closeAfterReplies();
+            byte[][] request = (byte[][]) next;
+            if (isHttp(request)) {
+                closing = true;
+                pending.clear();
+                ctx.close();
+                return;
+            }
+            CommandExecutor.Prepared prepared = executor.prepare(session, request);
+            if (prepared.immediate() != null) {
+                answer(prepared.immediate());
+                continue;
+            }
+            CompletableFuture<List<Reply>> replies;
+            if (prepared.isData() && executor.wouldRunAsData(session, request)) {
+                List<CommandExecutor.Prepared> run = new ArrayList<>();
+                run.add(prepared);
+                while (run.size() < MAX_UNIT && pending.peek() instanceof byte[][]
+                        && !isHttp((byte[][]) pending.peek())
+                        && executor.wouldRunAsData(session, (byte[][]) pending.peek())) {
+                    run.add(executor.prepare(session, (byte[][]) pending.poll()));
+                }
+                replies = executor.runData(run);
+            } else {
+                replies = executor.run(prepared).thenApply(List::of);
+            }
+            if (replies.isDone()) {
+                if (!writeAll(replies.join())) {
                     return;
                 }
                 continue;
             }
             running = true;
-            reply.whenComplete((r, e) -> ctx.executor().execute(() -> {
+            replies.whenComplete((r, e) -> ctx.executor().execute(() -> {
                 running = false;
-                write(r != null ? r : executor.errorReply(e));
-                if (session.closeRequested()) {
-                    closeAfterReplies();
+                if (!writeAll(r != null ? r : List.of(executor.errorReply(e)))) {
                     return;
                 }
                 runPending();
@@ -122,6 +186,77 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
+    /** Writes replies (each unless CLIENT REPLY OFF or SKIP drops it); false when the connection is to close after them. */
+    private boolean writeAll(List<Reply> replies) {
+        for (Reply r : replies) {
+            answer(r);
+        }
+        if (session.closeRequested()) {
+            closeAfterReplies();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Writes a command's reply — only its pushed parts under CLIENT REPLY OFF/SKIP, as Redis
+     * still sends subscription confirmations then — and runs the session's after-reply actions.
+     */
+    private void answer(Reply reply) {
+        if (!session.dropReply()) {
+            write(reply);
+        } else if (reply instanceof Reply.Push) {
+            write(reply);
+        } else if (reply instanceof Reply.Sequence) {
+            for (Reply r : ((Reply.Sequence) reply).replies()) {
+                if (r instanceof Reply.Push) {
+                    write(r);
+                }
+            }
+        }
+        session.runAfterReply();
+    }
+
+    /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
+    private static boolean isHttp(byte[][] request) {
+        String name = new String(request[0], StandardCharsets.ISO_8859_1);
+        return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
+    }
+
+    /** Sends a message (a MONITOR line) from any thread; it is written on the connection's event loop. */
+    void send(Reply reply) {
+        if (ctx == null) {
+            return;
+        }
+        if (ctx.executor().inEventLoop()) {
+            if (ctx.channel().bytesBeforeWritable() > MONITOR_OUTPUT_LIMIT) {
+                ctx.close();
+                return;
+            }
+            write(reply);
+            if (!running) {
+                flush();
+            }
+        } else {
+            ctx.executor().execute(() -> send(reply));
+        }
+    }
+
+    /** Writes pushed messages (event loop only), flushes, and drops a subscriber too far behind. */
+    private void writePushes(List<Reply> messages) {
+        if (closing) {
+            return;
+        }
+        for (Reply m : messages) {
+            write(m);
+        }
+        flush();
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        if (out != null && out.totalPendingWriteBytes() > PUSH_OUTPUT_LIMIT) {
+            ctx.close();
+        }
+    }
+
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
     void write(Reply reply) {
         if (!ctx.channel().isActive()) {
@@ -129,6 +264,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         ByteBuf out = ctx.alloc().ioBuffer();
         RespEncoder.write(reply, session.protocol(), out);
+        stats.netOutputBytes.add(out.readableBytes());
         ctx.write(out, ctx.voidPromise());
         if (++unflushed >= FLUSH_EVERY) {
             flush();
@@ -162,13 +298,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent && !running) {
-            ctx.close();
-            return;
-        }
-        super.userEventTriggered(ctx, evt);
+    /** Closes the connection for idleness ({@code timeout}) unless a command is running (a blocked client). */
+    void closeIfIdle() {
+        ctx.executor().execute(() -> {
+            if (!running) {
+                ctx.close();
+            }
+        });
     }
 
     @Override
@@ -177,6 +313,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         pending.clear();
         // A blocked command (BLPOP) stops waiting: it must not take an element nobody will read.
         session.connectionClosed();
+        session.runAfterReply();
         onClose.run();
     }
 

@@ -15,29 +15,39 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.strata.layers.directory.StrataDirectoryLayer;
 import io.strata.redis.blocking.BlockedClients;
+import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.MonitorFeed;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.command.ServerStats;
+import io.strata.redis.command.SlowLog;
+import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
+import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.protocol.RespDecoder;
-import io.strata.redis.protocol.RespLimits;
-import io.strata.redis.protocol.Reply;
+import io.strata.redis.pubsub.ChannelKind;
+import io.strata.redis.pubsub.PubSub;
+
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
@@ -50,34 +60,48 @@ import java.util.stream.Collectors;
  * <p>Netty serves the connections (epoll where the platform has it, NIO elsewhere); each
  * connection's requests run in order ({@code ClientConnection}), each in a transaction of
  * its own, so the commands of many connections commit together in the engine's batches.
+ * Every 100 ms the server samples its rates for INFO, and every second it closes clients
+ * idle for longer than {@code timeout}.
  *
  * <p>Concurrency: {@link #start} and {@link #close} may be called from any thread; the
- * connection registry is a concurrent map.
+ * connection registry is a concurrent map and the number of open connections an atomic
+ * counter, so {@code maxclients} holds across event loops. The listeners change only inside
+ * CONFIG SET, which {@link ServerSettings} serializes.
  */
 public final class RedisServer implements AutoCloseable {
     /** The directory the server's keys live in. */
     public static final List<String> DIRECTORY = List.of("strata-redis");
+    /** The keyspace area of pub/sub's queue and subscription counts. */
+    private static final char PUBSUB_AREA = 'p';
 
     private final Database database;
-    private final RedisConfig config;
     private final LongSupplier clock;
+    private final ServerSettings settings;
     private final Context context = new Context();
     private final CommandTable commands = new CommandTable();
     private final CommandExecutor executor = new CommandExecutor(context);
     private final Map<Long, ClientConnection> connections = new ConcurrentHashMap<>();
+    private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ServerStats stats = new ServerStats();
+    private final SlowLog slowlog = new SlowLog();
+    private final MonitorFeed monitors = new MonitorFeed();
+    private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
     private BlockedClients blocked;
+    private AccessControl acl;
+    private ExpiryCycle expiryCycle;
+    private PubSub pubsub;
+    private InputBarrier inputBarrier;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
-    private Channel listener;
+    private Listeners listeners;
 
     private RedisServer(Database database, RedisConfig config, LongSupplier clock) {
         this.database = database;
-        this.config = config;
         this.clock = clock;
+        this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
 
     /** Opens the server's directory in {@code database} and listens as {@code config} says. */
@@ -88,7 +112,12 @@ public final class RedisServer implements AutoCloseable {
     /** As {@link #start(Database, RedisConfig)} with an injected clock (Unix milliseconds). */
     public static RedisServer start(Database database, RedisConfig config, LongSupplier clock) throws InterruptedException {
         RedisServer server = new RedisServer(database, config, clock);
-        server.open();
+        try {
+            server.open();
+        } catch (RuntimeException | InterruptedException e) {
+            server.close();
+            throw e;
+        }
         return server;
     }
 
@@ -96,12 +125,20 @@ public final class RedisServer implements AutoCloseable {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
         blocked = new BlockedClients(database, keys, stats, executor::errorReply);
+        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
+        acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
+                settings.redisConfig().requirepass());
+        acl.logMaxLength(settings.getLong("acllog-max-len"));
+        acl.allChannelsByDefault(settings.get("acl-pubsub-default").equals("allchannels"));
+        expiryCycle = new ExpiryCycle(database, keys, clock, stats);
+        expiryCycle.start();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         boss = new MultiThreadIoEventLoopGroup(1, io);
         workers = new MultiThreadIoEventLoopGroup(0, io);
+        inputBarrier = new InputBarrier(workers);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(channelType)
@@ -113,36 +150,88 @@ public final class RedisServer implements AutoCloseable {
                         accept(ch);
                     }
                 });
-        listener = bootstrap.bind(config.bind(), config.port()).sync().channel();
+        listeners = new Listeners(bootstrap);
+        RedisConfig config = settings.redisConfig();
+        String failure = listeners.listen(config.bind(), config.port());
+        if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
+        if (config.port() == 0 && listeners.port() > 0) {
+            settings.observed("port", Integer.toString(listeners.port()));
+        }
+        settings.onChange(s -> listeners.listen(s.get("bind"), (int) s.getLong("port")) == null ? null
+                : "Unable to listen on this port. Check server logs.", "port");
+        settings.onChange(s -> listeners.listen(s.get("bind"), (int) s.getLong("port")) == null ? null
+                : "Failed to bind to specified addresses.", "bind");
+        // The ACL is the one keeper of passwords: requirepass is the default user's, stored for every server.
+        settings.onChange(s -> {
+            acl.setDefaultPassword(s.get("requirepass").isEmpty() ? null : s.get("requirepass")).join();
+            return null;
+        }, "requirepass");
+        settings.onChange(s -> {
+            acl.logMaxLength(s.getLong("acllog-max-len"));
+            return null;
+        }, "acllog-max-len");
+        settings.onChange(s -> {
+            acl.allChannelsByDefault(s.get("acl-pubsub-default").equals("allchannels"));
+            return null;
+        }, "acl-pubsub-default");
+        boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
+        boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
     }
 
     private void accept(SocketChannel ch) {
-        stats.connectionsReceived.increment();
         long id = nextClientId.getAndIncrement();
-        boolean needsAuth = config.requirepass() != null;
-        ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
-                clock.getAsLong(), !needsAuth);
-        ClientConnection connection = new ClientConnection(session, executor, () -> connections.remove(id));
-        if (connections.size() >= config.maxclients()) {
+        RedisConfig config = settings.redisConfig();
+        if (openConnections.incrementAndGet() > config.maxclients()) {
+            openConnections.decrementAndGet();
             stats.rejectedConnections.increment();
             ch.pipeline().addLast(new RefuseConnection("ERR max number of clients reached"));
             return;
         }
+        stats.connectionsReceived.increment();
+        ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
+                clock.getAsLong(), acl.defaultUserOpen());
+        ClientConnection connection = new ClientConnection(session, executor, stats, () -> {
+            connections.remove(id);
+            monitors.remove(id);
+            openConnections.decrementAndGet();
+            pubsub.disconnected(session);
+        });
         connections.put(id, connection);
-        if (config.timeoutSeconds() > 0) {
-            ch.pipeline().addLast(new IdleStateHandler(0, 0, config.timeoutSeconds(), TimeUnit.SECONDS));
-        }
-        ch.pipeline().addLast(new RespDecoder(RespLimits.REDIS_DEFAULTS, () -> !session.authenticated()));
+        ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
+        ch.pipeline().addLast(new RespDecoder(settings::limits, () -> acl.authRequired(session)));
         ch.pipeline().addLast(connection);
+    }
+
+    /** Redis's client timeout: closes clients idle longer than {@code timeout} seconds (not monitors, not Pub/Sub clients). */
+    private void closeIdleClients() {
+        long timeout = settings.getLong("timeout");
+        if (timeout <= 0) {
+            return;
+        }
+        long now = clock.getAsLong();
+        for (ClientConnection c : connections.values()) {
+            ClientSession s = c.session();
+            if (!monitors.isMonitor(s.id()) && !s.subscribed() && now - s.lastCommandMillis() > timeout * 1000) {
+                c.closeIfIdle();
+            }
+        }
     }
 
     private static String address(InetSocketAddress a) {
         return a == null ? "?" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    private static String newRunId() {
+        byte[] b = new byte[20];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
     /** The port the server listens on (the one chosen when the configuration said 0). */
     public int port() {
-        return ((InetSocketAddress) listener.localAddress()).getPort();
+        return listeners.port();
     }
 
     /** Completes when the server has stopped (SHUTDOWN or {@link #close}). */
@@ -150,11 +239,25 @@ public final class RedisServer implements AutoCloseable {
         return stopped;
     }
 
-    /** Stops listening, closes every connection and waits for the event loops to end. */
+    /** Active expiry (tests and DEBUG SET-ACTIVE-EXPIRE turn it off and on). */
+    public ExpiryCycle expiryCycle() {
+        return expiryCycle;
+    }
+
+    /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
     @Override
     public void close() {
-        if (listener != null) {
-            listener.close().syncUninterruptibly();
+        if (acl != null) {
+            acl.close();
+        }
+        if (listeners != null) {
+            listeners.closeAll();
+        }
+        if (expiryCycle != null) {
+            expiryCycle.close();
+        }
+        if (pubsub != null) {
+            pubsub.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -192,7 +295,12 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public RedisConfig config() {
-            return config;
+            return settings.redisConfig();
+        }
+
+        @Override
+        public ServerSettings settings() {
+            return settings;
         }
 
         @Override
@@ -227,24 +335,69 @@ public final class RedisServer implements AutoCloseable {
         }
 
         @Override
-        public ServerStats stats() {
-            return stats;
-        }
-    }
-
-    /** Answers a connection over {@code maxclients} with Redis's error, then closes it. */
-    private static final class RefuseConnection extends io.netty.channel.ChannelInboundHandlerAdapter {
-        private final String message;
-
-        RefuseConnection(String message) {
-            this.message = message;
+        public AccessControl acl() {
+            return acl;
         }
 
         @Override
-        public void channelActive(io.netty.channel.ChannelHandlerContext ctx) {
-            io.netty.buffer.ByteBuf out = ctx.alloc().buffer();
-            io.strata.redis.protocol.RespEncoder.write(Reply.error(message), 2, out);
-            ctx.writeAndFlush(out).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        public PubSub pubsub() {
+            return pubsub;
+        }
+
+        @Override
+        public ServerStats stats() {
+            return stats;
+        }
+
+        @Override
+        public SlowLog slowlog() {
+            return slowlog;
+        }
+
+        @Override
+        public MonitorFeed monitors() {
+            return monitors;
+        }
+
+        @Override
+        public void monitor(ClientSession session) {
+            ClientConnection c = connections.get(session.id());
+            if (c != null) {
+                monitors.add(session.id(), c::send);
+            }
+        }
+
+        @Override
+        public String runId() {
+            return runId;
+        }
+    }
+
+    /** The connections as the ACL sees them: to close those of deleted users or revoked channels, and for ACL LOG. */
+    private final class AclClients implements AccessControl.Clients {
+        @Override
+        public Collection<ClientSession> all() {
+            return context.clients();
+        }
+
+        @Override
+        public void kill(ClientSession session) {
+            context.kill(session.id());
+        }
+
+        @Override
+        public String describe(ClientSession session, long nowMillis) {
+            return ClientCommand.describe(session, nowMillis, 0);
+        }
+
+        @Override
+        public List<byte[]> subscriptions(ClientSession session, boolean patterns) {
+            if (patterns) {
+                return pubsub.subscriptions(session, ChannelKind.PATTERN);
+            }
+            List<byte[]> names = new ArrayList<>(pubsub.subscriptions(session, ChannelKind.CHANNEL));
+            names.addAll(pubsub.subscriptions(session, ChannelKind.SHARD));
+            return names;
         }
     }
 }

@@ -1,0 +1,70 @@
+package io.strata.bench.redis;
+
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+
+import java.util.function.LongSupplier;
+
+/**
+ * Memory per key: {@code keys} string keys ({@code mem:<i>}, 100-byte values) written through
+ * a client, and the growth of what {@code usedBytes} reports divided by the number of keys —
+ * Redis's {@code used_memory} for Redis, the JVM heap after a full collection for Strata.
+ */
+public final class MemoryPerKey {
+    public static final int VALUE_BYTES = 100;
+
+    private MemoryPerKey() {
+    }
+
+    public static double measure(int port, int keys, LongSupplier usedBytes) {
+        long before = usedBytes.getAsLong();
+        byte[] value = new byte[VALUE_BYTES];
+        java.util.Arrays.fill(value, (byte) 'v');
+        try (Jedis j = new Jedis("127.0.0.1", port, 600_000)) {
+            Pipeline p = j.pipelined();
+            for (int i = 0; i < keys; i++) {
+                p.set(("mem:" + i).getBytes(), value);
+                if (i % 1000 == 999) {
+                    p.sync();
+                }
+            }
+            p.sync();
+            long after = usedBytes.getAsLong();
+            double perKey = (after - before) / (double) keys;
+            for (int i = 0; i < keys; i += 1000) {
+                String[] batch = new String[Math.min(1000, keys - i)];
+                for (int k = 0; k < batch.length; k++) {
+                    batch[k] = "mem:" + (i + k);
+                }
+                j.del(batch);
+            }
+            return perKey;
+        }
+    }
+
+    /** Redis's {@code used_memory}. */
+    public static long redisUsedMemory(int port) {
+        try (Jedis j = new Jedis("127.0.0.1", port)) {
+            for (String line : j.info("memory").split("\r?\n")) {
+                if (line.startsWith("used_memory:")) {
+                    return Long.parseLong(line.substring("used_memory:".length()).trim());
+                }
+            }
+        }
+        throw new IllegalStateException("no used_memory in INFO memory");
+    }
+
+    /** The JVM heap in use after a full collection (twice, to let reference processing settle). */
+    public static long heapAfterGc() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 2; i++) {
+            System.gc();
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}

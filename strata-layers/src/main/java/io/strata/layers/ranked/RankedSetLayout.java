@@ -1,0 +1,107 @@
+package io.strata.layers.ranked;
+
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.ByteArrayUtil;
+import com.apple.foundationdb.tuple.Tuple;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Where a ranked set's keys are and how its values are encoded (the format is in
+ * {@link RankedSet}'s class notes): level {@code k}'s keys are {@code subspace.pack((k))}
+ * followed by the raw element bytes, and its head is that prefix alone. Level 0's values are
+ * empty; the other levels' are counts, 8 bytes little-endian, the operand format of atomic ADD.
+ */
+final class RankedSetLayout {
+    /** FoundationDB's {@code KEY_SIZE_LIMIT} for keys outside the system key space. */
+    static final int KEY_SIZE_LIMIT = 10_000;
+    static final byte[] EMPTY = new byte[0];
+
+    final Subspace subspace;
+    final int levels;
+    final int maxElementBytes;
+    private final byte[][] prefixes;
+    private final byte[][] ends;
+
+    RankedSetLayout(Subspace subspace, int levels) {
+        this.subspace = Objects.requireNonNull(subspace);
+        this.levels = levels;
+        this.prefixes = new byte[levels][];
+        this.ends = new byte[levels][];
+        for (int k = 0; k < levels; k++) {
+            prefixes[k] = subspace.pack(Tuple.from(k));
+            ends[k] = ByteArrayUtil.strinc(prefixes[k]);
+        }
+        // The longest level prefix, plus one byte so that "element ++ 0x00" (an exclusive range
+        // end, a read conflict range end) is still a legal key for the longest element.
+        this.maxElementBytes = KEY_SIZE_LIMIT - prefixes[levels - 1].length - 1;
+        if (maxElementBytes < 1) {
+            throw new IllegalArgumentException("subspace prefix too long for a ranked set: " + subspace.getKey().length + " bytes");
+        }
+    }
+
+    /** The key of {@code element} at {@code level}; for the empty element, the level's head. */
+    byte[] key(int level, byte[] element) {
+        return ByteArrayUtil.join(prefixes[level], element);
+    }
+
+    /** The first key after {@code element}'s at {@code level}: an exclusive end that includes the element. */
+    byte[] keyAfter(int level, byte[] element) {
+        byte[] prefix = prefixes[level];
+        byte[] key = Arrays.copyOf(prefix, prefix.length + element.length + 1);
+        System.arraycopy(element, 0, key, prefix.length, element.length);
+        return key;
+    }
+
+    /** The first key of {@code level}: its head. */
+    byte[] levelBegin(int level) {
+        return prefixes[level];
+    }
+
+    /** The end of {@code level}'s keys (exclusive). */
+    byte[] levelEnd(int level) {
+        return ends[level];
+    }
+
+    /** The element a key of {@code level} names. */
+    byte[] element(int level, byte[] key) {
+        return Arrays.copyOfRange(key, prefixes[level].length, key.length);
+    }
+
+    /** Rejects what cannot be an element (see {@link RankedSet#maxElementBytes()}). */
+    byte[] checkElement(byte[] element) {
+        Objects.requireNonNull(element, "element");
+        if (element.length > maxElementBytes) {
+            throw new IllegalArgumentException("element of " + element.length + " bytes exceeds this set's limit of "
+                    + maxElementBytes + " bytes");
+        }
+        return element;
+    }
+
+    /** Rejects what cannot bound a range of elements: one byte more than an element is allowed ({@code element ++ 0x00}). */
+    byte[] checkBound(byte[] bound) {
+        Objects.requireNonNull(bound, "bound");
+        if (bound.length > maxElementBytes + 1) {
+            throw new IllegalArgumentException("key of " + bound.length + " bytes exceeds this set's limit of "
+                    + (maxElementBytes + 1) + " bytes for range bounds");
+        }
+        return bound;
+    }
+
+    static byte[] encodeCount(long count) {
+        byte[] bytes = new byte[Long.BYTES];
+        for (int i = 0; i < Long.BYTES; i++) {
+            bytes[i] = (byte) (count >>> (8 * i));
+        }
+        return bytes;
+    }
+
+    static long decodeCount(byte[] bytes) {
+        long value = 0;
+        for (int i = Math.min(bytes.length, Long.BYTES) - 1; i >= 0; i--) {
+            value = value << 8 | (bytes[i] & 0xFF);
+        }
+        return value;
+    }
+}

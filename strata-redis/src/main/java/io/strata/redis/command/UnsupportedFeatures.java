@@ -1,0 +1,41 @@
+package io.strata.redis.command;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The Redis 7.0 features this server does not offer, by command name, so that the
+ * {@code ERR unknown command} reply says why: streams, scripting and functions, modules,
+ * replication, geospatial indexes and HyperLogLogs (docs/redis.md, "Not supported"). CLUSTER,
+ * ASKING, READONLY and READWRITE are commands here, answering as a Redis without cluster
+ * support does; FUNCTION and SCRIPT are commands that manage no libraries and no scripts.
+ * Consulted only for names the command table lacks, so a group that implements one of them
+ * later needs no change here.
+ */
+public final class UnsupportedFeatures {
+    private static final Map<String, Set<String>> FEATURES = Map.of(
+            "streams are", Set.of("xadd", "xack", "xautoclaim", "xclaim", "xdel", "xgroup", "xinfo", "xlen", "xpending",
+                    "xrange", "xread", "xreadgroup", "xrevrange", "xsetid", "xtrim"),
+            "scripting and functions are", Set.of("eval", "eval_ro", "evalsha", "evalsha_ro", "fcall", "fcall_ro"),
+            "modules are", Set.of("module"),
+            "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
+            "cluster mode is", Set.of("restore-asking"),
+            "geospatial commands are", Set.of("geoadd", "geodist", "geohash", "geopos", "georadius", "georadius_ro",
+                    "georadiusbymember", "georadiusbymember_ro", "geosearch", "geosearchstore"),
+            "HyperLogLogs are", Set.of("pfadd", "pfcount", "pfmerge", "pfdebug", "pfselftest"));
+
+    private UnsupportedFeatures() {
+    }
+
+    /** Why {@code command} is unknown, e.g. {@code streams are not supported by Strata's Redis-compatible server}; null if not one of these. */
+    public static String noteFor(String command) {
+        String name = command.toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, Set<String>> e : FEATURES.entrySet()) {
+            if (e.getValue().contains(name)) {
+                return e.getKey() + " not supported by Strata's Redis-compatible server";
+            }
+        }
+        return null;
+    }
+}

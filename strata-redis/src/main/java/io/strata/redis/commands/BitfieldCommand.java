@@ -1,0 +1,158 @@
+package io.strata.redis.commands;
+
+import static io.strata.redis.command.CommandSpec.Kind.DATA;
+
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.command.Numbers;
+import io.strata.redis.keyspace.RedisType;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * BITFIELD and BITFIELD_RO: integers of 1 to 64 bits (unsigned up to 63) at any bit offset of
+ * a string, read, set and incremented in one command, with OVERFLOW WRAP|SAT|FAIL. The whole
+ * command is parsed first; then the value is read once, the operations run in order on a
+ * copy, and the copy is written once if it differs (or the key is new or grew) — one
+ * transaction, no partial effect.
+ */
+final class BitfieldCommand {
+    private static final String BAD_TYPE =
+            "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is.";
+
+    private BitfieldCommand() {
+    }
+
+    static void register(CommandTable t) {
+        t.add("bitfield", -2, "write denyoom", 1, 1, 1, "bitmap", DATA, (inv, tr) -> bitfield(inv, tr, false));
+        t.add("bitfield_ro", -2, "readonly fast", 1, 1, 1, "bitmap", DATA, (inv, tr) -> bitfield(inv, tr, true));
+    }
+
+    private enum Opcode { GET, SET, INCRBY }
+
+    /** One parsed operation; {@code argument} is SET's value or INCRBY's increment. */
+    private record Op(Opcode opcode, boolean signed, int bits, long offset, long argument, BitfieldOverflow overflow) {
+    }
+
+    private static CompletableFuture<Reply> bitfield(Invocation inv, Transaction tr, boolean readOnlyCommand) {
+        List<Op> ops = parse(inv);
+        boolean writes = ops.stream().anyMatch(op -> op.opcode() != Opcode.GET);
+        if (writes && readOnlyCommand) {
+            throw new RedisException("ERR BITFIELD_RO only supports the GET subcommand");
+        }
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        if (!writes) {
+            return inv.server().keys().get(tr, db, key, inv.now(), RedisType.STRING)
+                    .thenCompose(m -> BitCommands.valueOf(inv, tr, m))
+                    .thenApply(v -> run(ops, v == null ? new byte[0] : v));
+        }
+        long highestBit = 0;
+        for (Op op : ops) {
+            if (op.opcode() != Opcode.GET) {
+                highestBit = Math.max(highestBit, op.offset() + op.bits() - 1);
+            }
+        }
+        long needed = (highestBit >>> 3) + 1;
+        return inv.server().keys().getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m ->
+                BitCommands.valueOf(inv, tr, m).thenApply(value -> {
+                    byte[] old = value == null ? new byte[0] : value;
+                    StringValues.checkWritable(Math.max(old.length, needed));
+                    // As Redis, the key is created or padded up to the farthest bit written
+                    // even if every write then fails its overflow check.
+                    byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
+                    Reply reply = run(ops, updated);
+                    if (m == null || !Arrays.equals(old, updated)) {
+                        inv.await(StringValues.write(tr, inv.server().keys(), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
+                    }
+                    return reply;
+                }));
+    }
+
+    /** Runs the operations on {@code value} in place; one reply per operation. */
+    private static Reply run(List<Op> ops, byte[] value) {
+        List<Reply> replies = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            long old = op.signed() ? Bits.getSigned(value, op.offset(), op.bits()) : Bits.getUnsigned(value, op.offset(), op.bits());
+            if (op.opcode() == Opcode.GET) {
+                replies.add(Reply.integer(old));
+                continue;
+            }
+            boolean incr = op.opcode() == Opcode.INCRBY;
+            long base = incr ? old : op.argument();
+            long increment = incr ? op.argument() : 0;
+            BitfieldOverflow.Outcome outcome = op.signed()
+                    ? op.overflow().signed(base, increment, op.bits())
+                    : op.overflow().unsigned(base, increment, op.bits());
+            if (outcome.overflowed() && op.overflow() == BitfieldOverflow.FAIL) {
+                replies.add(Reply.NULL_BULK);
+                continue;
+            }
+            Bits.setInteger(value, op.offset(), op.bits(), outcome.result());
+            replies.add(Reply.integer(incr ? outcome.result() : old));
+        }
+        return Reply.array(replies);
+    }
+
+    private static List<Op> parse(Invocation inv) {
+        List<Op> ops = new ArrayList<>();
+        BitfieldOverflow overflow = BitfieldOverflow.WRAP;
+        for (int j = 2; j < inv.argc(); j++) {
+            int remaining = inv.argc() - j - 1;
+            String sub = inv.option(j);
+            Opcode opcode;
+            if (sub.equals("GET") && remaining >= 2) {
+                opcode = Opcode.GET;
+            } else if (sub.equals("SET") && remaining >= 3) {
+                opcode = Opcode.SET;
+            } else if (sub.equals("INCRBY") && remaining >= 3) {
+                opcode = Opcode.INCRBY;
+            } else if (sub.equals("OVERFLOW") && remaining >= 1) {
+                overflow = overflowNamed(inv.option(++j));
+                continue;
+            } else {
+                throw RedisException.syntax();
+            }
+            byte[] type = inv.arg(j + 1);
+            boolean signed = type.length > 0 && type[0] == 'i';
+            int bits = bitsOf(type);
+            long offset = BitCommands.bitOffset(inv.arg(j + 2), bits);
+            long argument = opcode == Opcode.GET ? 0 : inv.longArg(j + 3);
+            ops.add(new Op(opcode, signed, bits, offset, argument, overflow));
+            j += opcode == Opcode.GET ? 2 : 3;
+        }
+        return ops;
+    }
+
+    private static BitfieldOverflow overflowNamed(String name) {
+        switch (name) {
+            case "WRAP": return BitfieldOverflow.WRAP;
+            case "SAT": return BitfieldOverflow.SAT;
+            case "FAIL": return BitfieldOverflow.FAIL;
+            default: throw new RedisException("ERR Invalid OVERFLOW type specified");
+        }
+    }
+
+    /** The width of a type such as {@code i16} or {@code u8}: i1..i64, u1..u63. */
+    private static int bitsOf(byte[] type) {
+        if (type.length < 2 || (type[0] != 'i' && type[0] != 'u')) {
+            throw new RedisException(BAD_TYPE);
+        }
+        byte[] digits = Arrays.copyOfRange(type, 1, type.length);
+        if (!Numbers.isLong(digits)) {
+            throw new RedisException(BAD_TYPE);
+        }
+        long bits = Long.parseLong(new String(digits, StandardCharsets.US_ASCII));
+        if (bits < 1 || (type[0] == 'i' && bits > 64) || (type[0] == 'u' && bits > 63)) {
+            throw new RedisException(BAD_TYPE);
+        }
+        return (int) bits;
+    }
+}

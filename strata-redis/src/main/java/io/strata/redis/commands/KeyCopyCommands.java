@@ -1,0 +1,160 @@
+package io.strata.redis.commands;
+
+import static io.strata.redis.command.CommandSpec.Kind.DATA;
+
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.subspace.Subspace;
+import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.ObjectRef;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * COPY source destination [DB n] [REPLACE] and MOVE key db.
+ *
+ * <p>Both are type-blind: a key is its metadata record plus, when the metadata names an
+ * object ({@link KeyMeta#isObject}: a collection, or a string too large to be inline), the
+ * object's subspace {@code P 'o' db id ...}. Every type keeps its whole state there (its
+ * header in the metadata payload after the id, its elements in the object), so copying both
+ * copies the value whatever its type.
+ *
+ * <ul>
+ *   <li>COPY gives the copy a new object id and copies every element: O(n) in one
+ *       transaction, so a collection too large for one transaction (FoundationDB's 10 MB of
+ *       writes) cannot be copied.</li>
+ *   <li>MOVE keeps the object id (ids are unique across databases) but objects live under
+ *       their database, so it copies the elements to the target database's object space and
+ *       clears the source's: also O(n).</li>
+ * </ul>
+ * Both read the source serializably, so a concurrent change of it conflicts and one retries.
+ *
+ * <p>DUMP and RESTORE are not offered (clients get "ERR unknown command"): their payload is
+ * Redis's RDB serialization, which this server does not produce or read.
+ */
+final class KeyCopyCommands {
+    private KeyCopyCommands() {
+    }
+
+    static void register(CommandTable t) {
+        t.add("copy", -3, "write denyoom", 1, 2, 1, "keyspace", DATA, KeyCopyCommands::copy);
+        t.add("move", 3, "write fast", 1, 1, 1, "keyspace", DATA, KeyCopyCommands::move);
+    }
+
+    private static KeyStore keys(Invocation inv) {
+        return inv.server().keys();
+    }
+
+    /** A database index argument as Redis's {@code getIntFromObjectOrReply} plus {@code selectDb}. */
+    static int databaseArg(Invocation inv, int i) {
+        long n = inv.longArg(i);
+        if (n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
+            throw new RedisException(RedisException.NOT_INTEGER);
+        }
+        if (n < 0 || n >= inv.server().config().databases()) {
+            throw new RedisException("ERR DB index is out of range");
+        }
+        return (int) n;
+    }
+
+    private static RedisException sameObject() {
+        return new RedisException("ERR source and destination objects are the same");
+    }
+
+    private static CompletableFuture<Reply> copy(Invocation inv, Transaction tr) {
+        int srcDb = inv.db();
+        int dstDb = srcDb;
+        boolean replace = false;
+        for (int j = 3; j < inv.argc(); j++) {
+            String opt = inv.option(j);
+            if (opt.equals("REPLACE")) {
+                replace = true;
+            } else if (opt.equals("DB") && j + 1 < inv.argc()) {
+                dstDb = databaseArg(inv, ++j);
+            } else {
+                throw RedisException.syntax();
+            }
+        }
+        byte[] source = inv.arg(1);
+        byte[] target = inv.arg(2);
+        if (srcDb == dstDb && Arrays.equals(source, target)) {
+            throw sameObject();
+        }
+        int toDb = dstDb;
+        boolean mayReplace = replace;
+        CompletableFuture<KeyMeta> src = keys(inv).get(tr, srcDb, source, inv.now());
+        return src.thenCompose(m -> {
+            if (m == null) {
+                return Invocation.done(Reply.ZERO);
+            }
+            return keys(inv).getForWrite(tr, toDb, target, inv.now()).thenCompose(existing -> {
+                if (existing != null && !mayReplace) {
+                    return Invocation.done(Reply.ZERO);
+                }
+                if (!m.isObject()) {
+                    keys(inv).put(tr, toDb, target, existing, m);
+                    return Invocation.done(Reply.ONE);
+                }
+                return keys(inv).newObjectId(tr).thenCompose(id -> {
+                    KeyMeta copy = m.withPayload(ObjectRef.payload(id, ObjectRef.header(m)));
+                    return copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(toDb, copy)).thenApply(n -> {
+                        keys(inv).put(tr, toDb, target, existing, copy);
+                        return Reply.ONE;
+                    });
+                });
+            });
+        });
+    }
+
+    private static CompletableFuture<Reply> move(Invocation inv, Transaction tr) {
+        int srcDb = inv.db();
+        int dstDb = databaseArg(inv, 2);
+        if (srcDb == dstDb) {
+            throw sameObject();
+        }
+        byte[] key = inv.arg(1);
+        return keys(inv).getForWrite(tr, srcDb, key, inv.now()).thenCompose(m -> {
+            if (m == null) {
+                return Invocation.done(Reply.ZERO);
+            }
+            return keys(inv).getForWrite(tr, dstDb, key, inv.now()).thenCompose(existing -> {
+                if (existing != null) {
+                    return Invocation.done(Reply.ZERO);
+                }
+                CompletableFuture<Integer> elements = m.isObject()
+                        ? copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(dstDb, m))
+                        : CompletableFuture.completedFuture(0);
+                return elements.thenApply(n -> {
+                    if (m.isObject()) {
+                        tr.clear(keys(inv).objectOf(srcDb, m).range());
+                    }
+                    keys(inv).detach(tr, srcDb, key, m);
+                    keys(inv).put(tr, dstDb, key, null, m);
+                    return Reply.ONE;
+                });
+            });
+        });
+    }
+
+    /** Copies every key under {@code from} to the same place under {@code to}; the number copied. */
+    static CompletableFuture<Integer> copyElements(Transaction tr, Subspace from, Subspace to) {
+        byte[] fromPrefix = from.getKey();
+        byte[] toPrefix = to.getKey();
+        return tr.getRange(from.range()).asList().thenApply(kvs -> {
+            for (KeyValue kv : kvs) {
+                byte[] k = kv.getKey();
+                byte[] moved = new byte[toPrefix.length + k.length - fromPrefix.length];
+                System.arraycopy(toPrefix, 0, moved, 0, toPrefix.length);
+                System.arraycopy(k, fromPrefix.length, moved, toPrefix.length, k.length - fromPrefix.length);
+                tr.set(moved, kv.getValue());
+            }
+            return kvs.size();
+        });
+    }
+}

@@ -1,0 +1,219 @@
+package io.strata.redis.commands;
+
+import static io.strata.redis.command.CommandSpec.Kind.DATA;
+
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.CommandTable;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.command.ScanArgs;
+import io.strata.redis.keyspace.ScanCursors;
+import io.strata.redis.protocol.RedisDoubles;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** ZPOPMIN, ZPOPMAX, ZMPOP, ZRANDMEMBER and ZSCAN. */
+final class ZPopCommands {
+    /** Sets up to this size come back whole from ZSCAN with cursor 0, as Redis's listpack-encoded sets do. */
+    static final int SCAN_WHOLE_UP_TO = 128;
+
+    private ZPopCommands() {
+    }
+
+    static void register(CommandTable t) {
+        t.add("zpopmin", -2, "write fast", 1, 1, 1, "sortedset", DATA, (inv, tr) -> zpop(inv, tr, false));
+        t.add("zpopmax", -2, "write fast", 1, 1, 1, "sortedset", DATA, (inv, tr) -> zpop(inv, tr, true));
+        t.add("zmpop", -4, "write", 0, 0, 0, "sortedset", DATA, ZPopCommands::zmpop);
+        t.add("zrandmember", -2, "readonly", 1, 1, 1, "sortedset", DATA, ZPopCommands::zrandmember);
+        t.add("zscan", -3, "readonly", 1, 1, 1, "sortedset", DATA, ZPopCommands::zscan);
+    }
+
+    private static CompletableFuture<Reply> zpop(Invocation inv, Transaction tr, boolean max) {
+        if (inv.argc() > 3) {
+            throw RedisException.syntax();
+        }
+        boolean counted = inv.argc() == 3;
+        long count = counted ? inv.longArg(2) : 1;
+        if (count < 0) {
+            throw new RedisException("ERR value is out of range, must be positive");
+        }
+        return pop(inv, tr, inv.arg(1), max, count).thenApply(popped -> {
+            if (popped == null) {
+                return Reply.EMPTY_ARRAY;
+            }
+            if (counted && inv.session().protocol() >= 3) {
+                return ZSets.withScores(inv, popped);
+            }
+            List<Reply> flat = new ArrayList<>();
+            for (byte[] e : popped) {
+                flat.add(Reply.bulk(ZSetObject.memberOf(e)));
+                flat.add(Reply.doubleValue(ZSetObject.scoreOf(e)));
+            }
+            return Reply.array(flat);
+        });
+    }
+
+    /** Removes and returns up to {@code count} lowest (or highest) elements; null if the key is absent. */
+    static CompletableFuture<List<byte[]>> pop(Invocation inv, Transaction tr, byte[] key, boolean max, long count) {
+        return ZSets.forWrite(inv, tr, key).thenCompose(z -> {
+            if (!z.exists()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (count == 0) {
+                return CompletableFuture.completedFuture(List.<byte[]>of());
+            }
+            int limit = (int) Math.min(count, Integer.MAX_VALUE);
+            return z.set().ranked().scan(tr, new byte[0], null, limit, max).asList().thenCompose(popped ->
+                    ZSets.sequentially(popped, e -> z.set().removeElement(tr, e))
+                            .thenCompose(ignored -> ZSets.settle(inv, tr, key, z))
+                            .thenApply(ignored -> popped));
+        });
+    }
+
+    /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]. */
+    private static CompletableFuture<Reply> zmpop(Invocation inv, Transaction tr) {
+        long numkeys = inv.longArg(1);
+        if (numkeys <= 0) {
+            throw new RedisException("ERR numkeys should be greater than 0");
+        }
+        if (numkeys > inv.argc() - 3) {
+            throw RedisException.syntax();
+        }
+        int whereAt = 2 + (int) numkeys;
+        String where = inv.option(whereAt);
+        if (!where.equals("MIN") && !where.equals("MAX")) {
+            throw RedisException.syntax();
+        }
+        long count = 1;
+        int i = whereAt + 1;
+        if (i < inv.argc()) {
+            if (!inv.option(i).equals("COUNT") || i + 2 != inv.argc()) {
+                throw RedisException.syntax();
+            }
+            count = inv.longArg(i + 1);
+            if (count <= 0) {
+                throw new RedisException("ERR count should be greater than 0");
+            }
+        }
+        long c = count;
+        boolean max = where.equals("MAX");
+        List<byte[]> keys = new ArrayList<>();
+        for (int k = 2; k < whereAt; k++) {
+            keys.add(inv.arg(k));
+        }
+        return firstNonEmpty(inv, tr, keys, 0, max, c);
+    }
+
+    private static CompletableFuture<Reply> firstNonEmpty(Invocation inv, Transaction tr, List<byte[]> keys, int at, boolean max, long count) {
+        if (at == keys.size()) {
+            return CompletableFuture.completedFuture(Reply.NULL_ARRAY);
+        }
+        return pop(inv, tr, keys.get(at), max, count).thenCompose(popped -> {
+            if (popped == null || popped.isEmpty()) {
+                return firstNonEmpty(inv, tr, keys, at + 1, max, count);
+            }
+            List<Reply> pairs = new ArrayList<>();
+            for (byte[] e : popped) {
+                pairs.add(Reply.array(Reply.bulk(ZSetObject.memberOf(e)), Reply.doubleValue(ZSetObject.scoreOf(e))));
+            }
+            return CompletableFuture.completedFuture(Reply.array(Reply.bulk(keys.get(at)), Reply.array(pairs)));
+        });
+    }
+
+    /** ZRANDMEMBER key [count [WITHSCORES]]: random ranks, each found in O(log n). */
+    private static CompletableFuture<Reply> zrandmember(Invocation inv, Transaction tr) {
+        if (inv.argc() > 4 || (inv.argc() == 4 && !inv.option(3).equals("WITHSCORES"))) {
+            throw RedisException.syntax();
+        }
+        boolean counted = inv.argc() >= 3;
+        long count = counted ? inv.longArg(2) : 1;
+        boolean withScores = inv.argc() == 4;
+        if (counted && (count < -Long.MAX_VALUE / 2 || (withScores && count < -Long.MAX_VALUE / 4))) {
+            throw new RedisException("ERR value is out of range");
+        }
+        return ZSets.read(inv, tr, inv.arg(1)).thenCompose(z -> {
+            if (!z.exists()) {
+                return CompletableFuture.completedFuture(counted ? Reply.EMPTY_ARRAY : Reply.NULL_BULK);
+            }
+            return z.set().count(tr).thenCompose(n -> {
+                List<Long> ranks = pickRanks(n, counted ? count : 1);
+                List<CompletableFuture<Optional<byte[]>>> found = new ArrayList<>();
+                for (long r : ranks) {
+                    found.add(z.set().ranked().getNth(tr, r));
+                }
+                return CompletableFuture.allOf(found.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+                    List<byte[]> elements = new ArrayList<>();
+                    for (CompletableFuture<Optional<byte[]>> f : found) {
+                        f.join().ifPresent(elements::add);
+                    }
+                    if (!counted) {
+                        return elements.isEmpty() ? Reply.NULL_BULK : Reply.bulk(ZSetObject.memberOf(elements.get(0)));
+                    }
+                    return withScores ? ZSets.withScores(inv, elements) : ZSets.members(elements);
+                });
+            });
+        });
+    }
+
+    /** Distinct random ranks for a positive count (all of them, shuffled, when it covers the set); repeats for a negative one. */
+    static List<Long> pickRanks(long size, long count) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        List<Long> ranks = new ArrayList<>();
+        if (size == 0 || count == 0) {
+            return ranks;
+        }
+        if (count < 0) {
+            for (long i = 0; i < -count; i++) {
+                ranks.add(random.nextLong(size));
+            }
+            return ranks;
+        }
+        if (count >= size) {
+            for (long i = 0; i < size; i++) {
+                ranks.add(i);
+            }
+            java.util.Collections.shuffle(ranks, random);
+            return ranks;
+        }
+        java.util.Set<Long> chosen = new java.util.LinkedHashSet<>();
+        while (chosen.size() < count) {
+            chosen.add(random.nextLong(size));
+        }
+        ranks.addAll(chosen);
+        return ranks;
+    }
+
+    /** ZSCAN key cursor [MATCH pattern] [COUNT count]: members and scores (scores as strings, as Redis sends them). */
+    private static CompletableFuture<Reply> zscan(Invocation inv, Transaction tr) {
+        ScanArgs args = ScanArgs.parse(inv, 2, false);
+        ScanCursors cursors = new ScanCursors(inv.server().keys().keyspace());
+        return ZSets.read(inv, tr, inv.arg(1)).thenCompose(z -> {
+            if (!z.exists()) {
+                return CompletableFuture.completedFuture(Reply.array(Reply.bulk("0"), Reply.EMPTY_ARRAY));
+            }
+            return z.set().count(tr).thenCompose(n -> cursors.load(tr, args.cursor()).thenCompose(resume -> {
+                boolean whole = n <= SCAN_WHOLE_UP_TO;
+                byte[] begin = resume == null || whole ? new byte[0] : java.util.Arrays.copyOf(resume, resume.length + 1);
+                int limit = whole ? 0 : (int) Math.min(args.count(), 100_000);
+                return z.set().ranked().scan(tr, begin, null, limit, false).asList().thenApply(elements -> {
+                    List<Reply> out = new ArrayList<>();
+                    for (byte[] e : elements) {
+                        byte[] member = ZSetObject.memberOf(e);
+                        if (args.matches(member)) {
+                            out.add(Reply.bulk(member));
+                            out.add(Reply.bulk(RedisDoubles.format(ZSetObject.scoreOf(e))));
+                        }
+                    }
+                    long next = whole || elements.size() < limit ? 0
+                            : cursors.save(tr, elements.get(elements.size() - 1), inv.now());
+                    return Reply.array(Reply.bulk(Long.toUnsignedString(next)), Reply.array(out));
+                });
+            }));
+        });
+    }
+}

@@ -1,0 +1,96 @@
+package io.strata.redis.commands;
+
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.ObjectRef;
+import io.strata.redis.keyspace.RedisType;
+import io.strata.redis.protocol.Reply;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** What the sorted-set commands share: opening, creating and retiring a key's set, and score replies. */
+final class ZSets {
+    private ZSets() {
+    }
+
+    /** A sorted-set key as one command sees it: its metadata (null if absent) and its elements. */
+    record Opened(KeyMeta meta, ZSetObject set) {
+        boolean exists() {
+            return meta != null;
+        }
+    }
+
+    static CompletableFuture<Opened> read(Invocation inv, Transaction tr, byte[] key) {
+        KeyStore keys = inv.server().keys();
+        return keys.get(tr, inv.db(), key, inv.now(), RedisType.ZSET)
+                .thenApply(m -> new Opened(m, m == null ? null : new ZSetObject(keys.objectOf(inv.db(), m))));
+    }
+
+    static CompletableFuture<Opened> forWrite(Invocation inv, Transaction tr, byte[] key) {
+        KeyStore keys = inv.server().keys();
+        return keys.getForWrite(tr, inv.db(), key, inv.now(), RedisType.ZSET)
+                .thenApply(m -> new Opened(m, m == null ? null : new ZSetObject(keys.objectOf(inv.db(), m))));
+    }
+
+    /** A new, empty sorted set at {@code key} (replacing {@code old}, any type, when given). */
+    static CompletableFuture<Opened> create(Invocation inv, Transaction tr, byte[] key, KeyMeta old) {
+        KeyStore keys = inv.server().keys();
+        return keys.newObjectId(tr).thenApply(id -> {
+            KeyMeta meta = new KeyMeta(RedisType.ZSET, KeyMeta.OBJECT, 0, ObjectRef.payload(id, new byte[0]));
+            keys.put(tr, inv.db(), key, old, meta);
+            return new Opened(meta, new ZSetObject(keys.objectOf(inv.db(), meta)));
+        });
+    }
+
+    /** After removals: deletes the key if the set is empty (Redis keeps no empty set), else marks it changed. */
+    static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z) {
+        return z.set().count(tr).thenAccept(n -> {
+            if (n == 0) {
+                inv.server().keys().delete(tr, inv.db(), key, z.meta());
+            } else {
+                inv.server().keys().touch(tr, inv.db(), key);
+            }
+        });
+    }
+
+    /**
+     * Members with scores as Redis 7.0 replies them: RESP2 a flat array (member, score, …);
+     * RESP3 an array of [member, score] pairs.
+     */
+    static Reply withScores(Invocation inv, List<byte[]> elements) {
+        List<Reply> out = new ArrayList<>();
+        boolean pairs = inv.session().protocol() >= 3;
+        for (byte[] e : elements) {
+            Reply member = Reply.bulk(ZSetObject.memberOf(e));
+            Reply score = Reply.doubleValue(ZSetObject.scoreOf(e));
+            if (pairs) {
+                out.add(Reply.array(member, score));
+            } else {
+                out.add(member);
+                out.add(score);
+            }
+        }
+        return Reply.array(out);
+    }
+
+    static Reply members(List<byte[]> elements) {
+        List<Reply> out = new ArrayList<>(elements.size());
+        for (byte[] e : elements) {
+            out.add(Reply.bulk(ZSetObject.memberOf(e)));
+        }
+        return Reply.array(out);
+    }
+
+    /** Runs {@code steps} one after another (the ranked set's changes must not overlap in one transaction). */
+    static <T> CompletableFuture<Void> sequentially(List<T> items, java.util.function.Function<T, CompletableFuture<?>> step) {
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (T item : items) {
+            chain = chain.thenCompose(ignored -> step.apply(item)).thenApply(ignored -> null);
+        }
+        return chain;
+    }
+}

@@ -1,0 +1,161 @@
+package io.strata.redis.server;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.ServerStats;
+import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.keyspace.ScanCursors;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Active expiry: removes keys whose time has come without waiting for a client to touch them,
+ * as Redis's {@code activeExpireCycle} does (there: random sampling ten times a second; here:
+ * the expiry index {@code P 'x' at db key}, read in time order, so due keys go first and
+ * nothing is sampled). Also sweeps SCAN cursor records past their retention.
+ *
+ * <p>Each tick ({@link #TICK_MILLIS}, Redis's {@code hz 10}) runs transactions of at most
+ * {@link #BATCH} index entries until the due entries are done or the tick's time budget
+ * ({@link #BUDGET_MILLIS}, a quarter of the tick as in Redis) is spent. For each entry it
+ * reads the key's metadata and deletes the key only if its expiry is still the entry's and
+ * has passed; an entry whose key is gone or has another expiry is stale (FLUSHDB leaves them;
+ * a race may too) and is cleared.
+ *
+ * <p>Concurrency: the index range is read as a snapshot, so clients setting expiries never
+ * conflict with the cycle; each key it acts on is read serializably, so a client changing
+ * that key at the same moment conflicts with exactly that batch, which is retried. Several
+ * servers sharing a database each run a cycle; they may contend on the same due keys, and
+ * the losers retry and find them gone. The index and the metadata live in the database, so
+ * a key's expiry survives restarts and is honoured by whichever server runs next.
+ *
+ * <p>Threads: one daemon thread of its own; {@link #close} stops it and waits for the batch
+ * in flight, so the database can be closed after it.
+ */
+public final class ExpiryCycle implements AutoCloseable {
+    static final long TICK_MILLIS = 100;
+    static final long BUDGET_MILLIS = 25;
+    static final int BATCH = 100;
+    /** How often the cursor sweep takes a step (every tenth tick: once a second). */
+    private static final int CURSOR_SWEEP_EVERY = 10;
+    private static final Logger LOG = Logger.getLogger(ExpiryCycle.class.getName());
+
+    private final Database database;
+    private final KeyStore keys;
+    private final ScanCursors cursors;
+    private final LongSupplier clock;
+    private final ServerStats stats;
+    private final ScheduledExecutorService thread;
+    private volatile boolean active = true;
+    private long ticks;
+    private byte[] cursorSweepPosition;
+
+    ExpiryCycle(Database database, KeyStore keys, LongSupplier clock, ServerStats stats) {
+        this.database = database;
+        this.keys = keys;
+        this.cursors = new ScanCursors(keys.keyspace());
+        this.clock = clock;
+        this.stats = stats;
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "strata-redis-expiry");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts ticking. */
+    void start() {
+        thread.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Turns active expiry on or off (Redis's {@code DEBUG SET-ACTIVE-EXPIRE}); keys still expire lazily. */
+    public void setActive(boolean on) {
+        active = on;
+    }
+
+    public boolean isActive() {
+        return active;
+    }
+
+    private void tick() {
+        if (!active) {
+            return;
+        }
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS);
+            while (active && expireBatch() == BATCH && System.nanoTime() < deadline) {
+                // A full batch: more may be due.
+            }
+            if (++ticks % CURSOR_SWEEP_EVERY == 0) {
+                sweepCursors();
+            }
+        } catch (RuntimeException e) {
+            // The next tick tries again; a database that is closing ends up here too.
+            LOG.log(Level.FINE, "expiry cycle failed", e);
+        }
+    }
+
+    /** Runs one batch; returns how many index entries it looked at. */
+    int expireBatch() {
+        long now = clock.getAsLong();
+        int[] seen = {0};
+        int expired = database.runAsync(tr -> {
+            Keyspace keyspace = keys.keyspace();
+            return tr.snapshot().getRange(keyspace.expiredBy(now), BATCH).asList().thenCompose(entries -> {
+                seen[0] = entries.size();
+                return expire(tr, keyspace, entries, now);
+            });
+        }).join();
+        if (expired > 0) {
+            stats.expiredKeys.add(expired);
+        }
+        return seen[0];
+    }
+
+    private CompletableFuture<Integer> expire(Transaction tr, Keyspace keyspace, List<KeyValue> entries, long now) {
+        int[] expired = {0};
+        CompletableFuture<?>[] each = new CompletableFuture<?>[entries.size()];
+        for (int i = 0; i < entries.size(); i++) {
+            byte[] indexKey = entries.get(i).getKey();
+            Keyspace.ExpiryEntry entry = keyspace.expiryEntry(indexKey);
+            each[i] = keys.getRaw(tr, entry.db(), entry.key()).thenAccept(meta -> {
+                if (meta != null && meta.expireAtMillis() == entry.atMillis()) {
+                    if (meta.expiredAt(now)) {
+                        keys.delete(tr, entry.db(), entry.key(), meta);
+                        synchronized (expired) {
+                            expired[0]++;
+                        }
+                    }
+                } else {
+                    tr.clear(indexKey);
+                }
+            });
+        }
+        return CompletableFuture.allOf(each).thenApply(ignored -> expired[0]);
+    }
+
+    private void sweepCursors() {
+        long now = clock.getAsLong();
+        ScanCursors.Sweep sweep = database.runAsync(tr -> cursors.expire(tr, now, cursorSweepPosition, BATCH)).join();
+        cursorSweepPosition = sweep.resumeAfter();
+    }
+
+    @Override
+    public void close() {
+        active = false;
+        thread.shutdown();
+        try {
+            thread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.strata.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.strata.redis.command.RedisConfig;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** ROLE, WAIT, SWAPDB, the cluster commands, LATENCY, MEMORY, DEBUG, FUNCTION/SCRIPT and unsupported features. */
+class ServerCommandsTest {
+    private RunningServer server;
+    private Jedis jedis;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = RunningServer.start();
+        jedis = server.jedis();
+    }
+
+    @AfterEach
+    void stop() {
+        jedis.close();
+        server.close();
+    }
+
+    @Test
+    void roleAndWaitAnswerAsAMasterWithoutReplicas() {
+        assertThat(Raw.call(jedis, "ROLE")).isEqualTo(List.of("master", 0L, List.of()));
+        assertThat(Raw.call(jedis, "WAIT", "0", "0")).isEqualTo(0L);
+        long start = System.nanoTime();
+        assertThat(Raw.call(jedis, "WAIT", "1", "50")).isEqualTo(0L);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(45_000_000L);
+        assertThatThrownBy(() -> Raw.call(jedis, "WAIT", "1", "-1")).hasMessage("ERR timeout is negative");
+    }
+
+    @Test
+    void swapdbIsCheckedThenRefused() {
+        assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "x", "1")).hasMessage("ERR invalid first DB index");
+        assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "x")).hasMessage("ERR invalid second DB index");
+        assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "99")).hasMessage("ERR DB index is out of range");
+        assertThat(Raw.call(jedis, "SWAPDB", "1", "1")).isEqualTo("OK");
+        assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "1")).hasMessageContaining("SWAPDB is not supported");
+    }
+
+    @Test
+    void clusterCommandsAnswerAsAServerWithoutClusterSupport() {
+        for (String[] c : new String[][] {{"CLUSTER", "INFO"}, {"CLUSTER", "SLOTS"}, {"READONLY"}, {"READWRITE"}, {"ASKING"}}) {
+            assertThatThrownBy(() -> Raw.call(jedis, c)).hasMessage("ERR This instance has cluster support disabled");
+        }
+    }
+
+    @Test
+    void unsupportedFeaturesAreUnknownCommandsThatSayWhy() {
+        assertThatThrownBy(() -> Raw.call(jedis, "XADD", "s", "*", "f", "v"))
+                .hasMessage("ERR unknown command 'XADD', with args beginning with: 's' '*' 'f' 'v' "
+                        + "(streams are not supported by Strata's Redis-compatible server)");
+        assertThatThrownBy(() -> Raw.call(jedis, "EVAL", "return 1", "0")).hasMessageStartingWith("ERR unknown command 'EVAL'")
+                .hasMessageEndingWith("(scripting and functions are not supported by Strata's Redis-compatible server)");
+        assertThatThrownBy(() -> Raw.call(jedis, "PFADD", "h", "a")).hasMessageContaining("HyperLogLogs are not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "GEOADD", "g", "0", "0", "m")).hasMessageContaining("geospatial commands are not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "MODULE", "LIST")).hasMessageContaining("modules are not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "h", "1")).hasMessageContaining("replication is not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "NOSUCH")).hasMessage("ERR unknown command 'NOSUCH', with args beginning with: ");
+    }
+
+    @Test
+    void functionsAndScriptsAreManagedButNeverLoaded() {
+        assertThat(Raw.call(jedis, "FUNCTION", "FLUSH")).isEqualTo("OK");
+        assertThat(Raw.call(jedis, "FUNCTION", "LIST")).isEqualTo(List.of());
+        assertThat(Raw.call(jedis, "SCRIPT", "FLUSH", "ASYNC")).isEqualTo("OK");
+        assertThat(Raw.call(jedis, "SCRIPT", "EXISTS", "abc", "def")).isEqualTo(List.of(0L, 0L));
+        assertThatThrownBy(() -> Raw.call(jedis, "SCRIPT", "KILL")).hasMessage("NOTBUSY No scripts in execution right now.");
+        assertThatThrownBy(() -> Raw.call(jedis, "FUNCTION", "LOAD", "#!lua name=x\n")).hasMessageContaining("not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "FUNCTION", "FLUSH", "NOW")).hasMessage("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+    }
+
+    @Test
+    void latencyHasNoEventsButAHistogram() {
+        jedis.set("k", "v");
+        assertThat(Raw.call(jedis, "LATENCY", "LATEST")).isEqualTo(List.of());
+        assertThat(Raw.call(jedis, "LATENCY", "RESET")).isEqualTo(0L);
+        assertThat((String) Raw.call(jedis, "LATENCY", "DOCTOR")).contains("no latency events");
+        List<Object> histogram = Raw.list(Raw.call(jedis, "LATENCY", "HISTOGRAM", "set"));
+        assertThat(histogram.get(0)).isEqualTo("set");
+        assertThat(Raw.list(histogram.get(1)).subList(0, 2)).containsExactly("calls", 1L);
+    }
+
+    @Test
+    void memoryUsageEstimatesAKeysSize() {
+        jedis.set("k", "x".repeat(1000));
+        long usage = (Long) Raw.call(jedis, "MEMORY", "USAGE", "k");
+        assertThat(usage).isBetween(1000L, 1200L);
+        assertThat(Raw.call(jedis, "MEMORY", "USAGE", "nosuch")).isNull();
+        assertThatThrownBy(() -> Raw.call(jedis, "MEMORY", "USAGE", "k", "bogus")).hasMessage("ERR syntax error");
+        assertThat(Raw.list(Raw.call(jedis, "MEMORY", "STATS"))).contains("keys.count", 1L);
+    }
+
+    @Test
+    void debugIsProtectedAsInRedis() throws Exception {
+        assertThatThrownBy(() -> Raw.call(jedis, "DEBUG", "SLEEP", "0")).hasMessageStartingWith("ERR DEBUG command not allowed.");
+        try (RunningServer debug = RunningServer.start(RedisConfig.defaults().withParameter("enable-debug-command", "yes"));
+             Jedis j = debug.jedis()) {
+            assertThat(Raw.call(j, "DEBUG", "SLEEP", "0.01")).isEqualTo("OK");
+            assertThat(Raw.call(j, "DEBUG", "PROTOCOL", "array")).isEqualTo(List.of(0L, 1L, 2L));
+            assertThatThrownBy(() -> Raw.call(j, "DEBUG", "RELOAD")).hasMessageContaining("DEBUG RELOAD is not supported");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.strata.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/** SLOWLOG, MONITOR and CLIENT REPLY as Redis 7.0 behaves. */
+class SlowlogAndMonitorTest {
+    private RunningServer server;
+    private Jedis jedis;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = RunningServer.start();
+        jedis = server.jedis();
+    }
+
+    @AfterEach
+    void stop() {
+        jedis.close();
+        server.close();
+    }
+
+    @Test
+    void slowlogRecordsCommandsOverTheThreshold() {
+        assertThat(jedis.configGet("slowlog-log-slower-than")).containsEntry("slowlog-log-slower-than", "10000");
+        jedis.configSet("slowlog-log-slower-than", "0");
+        jedis.clientSetname("me");
+        jedis.set("k", "v");
+        List<Object> entries = Raw.list(Raw.call(jedis, "SLOWLOG", "GET", "2"));
+        assertThat(entries).hasSize(2);
+        List<Object> set = Raw.list(entries.get(0));
+        assertThat(set).hasSize(6);
+        assertThat(set.get(3)).isEqualTo(List.of("SET", "k", "v"));
+        assertThat((String) set.get(4)).startsWith("127.0.0.1:");
+        assertThat(set.get(5)).isEqualTo("me");
+        assertThat((Long) set.get(0)).isGreaterThan((Long) Raw.list(entries.get(1)).get(0));
+        assertThat(Math.abs((Long) set.get(1) - System.currentTimeMillis() / 1000)).isLessThan(5);
+        assertThat(jedis.slowlogLen()).isGreaterThanOrEqualTo(3);
+        jedis.slowlogReset();
+        jedis.configSet("slowlog-log-slower-than", "-1");
+        jedis.set("k", "v");
+        assertThat(jedis.slowlogLen()).isLessThanOrEqualTo(1);
+        assertThatThrownBy(() -> Raw.call(jedis, "SLOWLOG", "GET", "-2")).hasMessage("ERR count should be greater than or equal to -1");
+    }
+
+    @Test
+    void slowlogShortensHugeCommandsAndRedactsSecrets() {
+        jedis.configSet("slowlog-log-slower-than", "0");
+        jedis.configSet("slowlog-max-len", "3");
+        String[] args = new String[40];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = i == 0 ? "x".repeat(200) : "a" + i;
+        }
+        jedis.mset(args);
+        Raw.call(jedis, "CONFIG", "SET", "requirepass", "");
+        List<Object> entries = Raw.list(Raw.call(jedis, "SLOWLOG", "GET", "-1"));
+        assertThat(entries).hasSize(3);
+        List<Object> config = Raw.list(Raw.list(entries.get(0)).get(3));
+        assertThat(config).containsExactly("CONFIG", "SET", "requirepass", "(redacted)");
+        List<Object> mset = Raw.list(Raw.list(entries.get(1)).get(3));
+        assertThat(mset).hasSize(32);
+        assertThat(mset.get(1)).isEqualTo("x".repeat(128) + "... (72 more bytes)");
+        assertThat(mset.get(31)).isEqualTo("... (10 more arguments)");
+    }
+
+    @Test
+    void monitorStreamsOtherClientsCommandsInRedisFormat() throws Exception {
+        try (RespSocket monitor = new RespSocket(server.port())) {
+            monitor.command("MONITOR");
+            assertThat(monitor.reply()).isEqualTo("+OK\r\n");
+            jedis.set("k", "a \"b\"\n");
+            jedis.get("k");
+            jedis.auth("default", "nopass-needed");
+            String line = monitor.reply();
+            assertThat(line).matches("\\+\\d{10}\\.\\d{6} \\[0 127\\.0\\.0\\.1:\\d+\\] \"SET\" \"k\" \"a \\\\\"b\\\\\"\\\\n\"\r\n");
+            assertThat(monitor.reply()).endsWith("\"GET\" \"k\"\r\n");
+            assertThat(monitor.reply()).endsWith("\"AUTH\" \"(redacted)\" \"(redacted)\"\r\n");
+            jedis.configGet("maxmemory");
+            jedis.select(2);
+            jedis.ping();
+            assertThat(monitor.reply()).contains("\"SELECT\" \"2\"");
+            assertThat(monitor.reply()).contains(" [2 127.0.0.1:").endsWith("\"PING\"\r\n");
+        }
+    }
+
+    @Test
+    void monitorShowsExecAfterTheCommandsItRan() throws Exception {
+        try (RespSocket monitor = new RespSocket(server.port())) {
+            monitor.command("MONITOR").reply();
+            var t = jedis.multi();
+            t.set("foo", "bar");
+            t.exec();
+            assertThat(monitor.reply()).endsWith("\"MULTI\"\r\n");
+            assertThat(monitor.reply()).endsWith("\"SET\" \"foo\" \"bar\"\r\n");
+            assertThat(monitor.reply()).endsWith("\"EXEC\"\r\n");
+        }
+    }
+
+    @Test
+    void clientReplyOffOnAndSkip() throws Exception {
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.command("CLIENT", "REPLY", "OFF").command("PING", "a").command("CLIENT", "REPLY", "ON");
+            assertThat(c.reply()).isEqualTo("+OK\r\n");
+            c.command("CLIENT", "REPLY", "SKIP").command("PING", "b").command("PING", "c");
+            assertThat(c.reply()).isEqualTo("$1\r\nc\r\n");
+            c.command("CLIENT", "REPLY", "SKIP").command("CLIENT", "REPLY", "ON");
+            assertThat(c.reply()).isEqualTo("+OK\r\n");
+        }
+    }
+
+    @Test
+    void clientListShowsTheRunningCommandAndItsQueryBuffer() {
+        String line = (String) Raw.call(jedis, "CLIENT", "LIST");
+        assertThat(line).contains(" qbuf=26 ", " cmd=client|list ", " flags=N ", " multi=-1 ", " resp=2");
+        assertThat((String) Raw.call(jedis, "CLIENT", "INFO")).contains(" qbuf=26 ", " cmd=client|info ");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "KILL")).hasMessage("ERR wrong number of arguments for 'client|kill' command");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "KILL", "USER", "nobody")).hasMessage("ERR No such user 'nobody'");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "KILL", "TYPE", "bogus")).hasMessage("ERR Unknown client type 'bogus'");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "NOSUCH")).hasMessage("ERR unknown subcommand 'NOSUCH'. Try CLIENT HELP.");
+    }
+}
