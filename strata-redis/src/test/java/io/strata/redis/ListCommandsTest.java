@@ -391,4 +391,17 @@ class ListCommandsTest {
         assertThatThrownBy(() -> jedis.sendCommand(Protocol.Command.LPUSH, "k"))
                 .hasMessage("ERR wrong number of arguments for 'lpush' command");
     }
+
+    @Test
+    void sortReadsAListAndStoreWritesOne() {
+        jedis.rpush("l", "3", "1", "2");
+        assertThat(jedis.sort("l")).containsExactly("1", "2", "3");
+        jedis.sadd("d", "x");
+        assertThat(jedis.sort("l", new redis.clients.jedis.params.SortingParams().desc(), "d")).isEqualTo(3);
+        assertThat(jedis.type("d")).isEqualTo("list");
+        assertThat(jedis.lrange("d", 0, -1)).containsExactly("3", "2", "1");
+        assertThat(jedis.lpop("d")).isEqualTo("3");
+        assertThat(jedis.rpush("d", "0")).isEqualTo(3);
+        assertThat(jedis.lrange("d", 0, -1)).containsExactly("2", "1", "0");
+    }
 }

@@ -15,6 +15,7 @@ public final class CommandGroups {
         KeyCommands.register(table);
         ListCommands.register(table);
         BlockingListCommands.register(table);
+        BlockingSortedSetCommands.register(table);
         HashCommands.register(table);
         ScanCommand.register(table);
         RandomKeyCommand.register(table);
