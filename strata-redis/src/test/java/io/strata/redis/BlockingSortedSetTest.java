@@ -154,6 +154,10 @@ class BlockingSortedSetTest {
         assertThatThrownBy(() -> raw(jedis, "BZPOPMIN", "s", "0")).hasMessageStartingWith("WRONGTYPE");
         assertThatThrownBy(() -> raw(jedis, "BZMPOP", "-1", "1", "z", "MIN")).hasMessage("ERR timeout is negative");
         assertThatThrownBy(() -> raw(jedis, "BZMPOP", "0", "0", "z", "MIN")).hasMessage("ERR numkeys should be greater than 0");
+        assertThatThrownBy(() -> raw(jedis, "BZMPOP", "0", "x", "z", "MIN")).hasMessage("ERR numkeys should be greater than 0");
+        assertThatThrownBy(() -> raw(jedis, "ZMPOP", "x", "z", "MIN")).hasMessage("ERR numkeys should be greater than 0");
+        assertThatThrownBy(() -> raw(jedis, "BZMPOP", "0", "1", "z", "MIN", "COUNT", "x"))
+                .hasMessage("ERR count should be greater than 0");
         assertThatThrownBy(() -> raw(jedis, "BZMPOP", "0", "1", "z", "UP")).hasMessage("ERR syntax error");
         assertThatThrownBy(() -> raw(jedis, "BZMPOP", "0", "1", "z", "MIN", "COUNT", "0"))
                 .hasMessage("ERR count should be greater than 0");

@@ -85,9 +85,11 @@ final class ZPopCommands {
     record MpopArgs(List<byte[]> keys, boolean max, long count) {
         /** Parses {@code numkeys key [key ...] MIN|MAX [COUNT count]} starting at {@code numkeysAt}. */
         static MpopArgs parse(Invocation inv, int numkeysAt) {
-            long numkeys = inv.longArg(numkeysAt);
+            // Redis reads numkeys and COUNT as ranges with their own message, a non-number included.
+            String numkeysError = "ERR numkeys should be greater than 0";
+            long numkeys = io.strata.redis.command.Numbers.parseLong(inv.arg(numkeysAt), numkeysError);
             if (numkeys <= 0) {
-                throw new RedisException("ERR numkeys should be greater than 0");
+                throw new RedisException(numkeysError);
             }
             if (numkeys > inv.argc() - numkeysAt - 2) {
                 throw RedisException.syntax();
@@ -103,9 +105,10 @@ final class ZPopCommands {
                 if (!inv.option(i).equals("COUNT") || i + 2 != inv.argc()) {
                     throw RedisException.syntax();
                 }
-                count = inv.longArg(i + 1);
+                String countError = "ERR count should be greater than 0";
+                count = io.strata.redis.command.Numbers.parseLong(inv.arg(i + 1), countError);
                 if (count <= 0) {
-                    throw new RedisException("ERR count should be greater than 0");
+                    throw new RedisException(countError);
                 }
             }
             List<byte[]> keys = new ArrayList<>();
