@@ -47,6 +47,8 @@ public final class ClientSession {
     private boolean skipThisReply;
     private boolean multiDirty;
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
+    private volatile BlockedWait blockedWait;
+    private volatile boolean disconnected;
     private volatile int channelSubscriptions;
     private volatile int patternSubscriptions;
     private volatile int shardSubscriptions;
@@ -208,6 +210,56 @@ public final class ClientSession {
 
     public Map<WatchedKey, WatchState> watched() {
         return watched;
+    }
+
+    // ---------------------------------------------------------------- blocked commands
+
+    /**
+     * The handle a blocked command (BLPOP and the like) leaves on its session while it waits,
+     * so that others can end the wait: CLIENT UNBLOCK, CLIENT KILL and the connection closing.
+     */
+    public interface BlockedWait {
+        /**
+         * Ends the wait with {@code reply}, or with the command's own timeout reply when
+         * {@code reply} is null; false if the wait had already ended.
+         */
+        boolean unblock(Reply reply);
+    }
+
+    /** Called by a blocked command when it starts waiting. */
+    public void blockedOn(BlockedWait wait) {
+        blockedWait = wait;
+    }
+
+    /** Called by a blocked command when its wait has ended, however it ended. */
+    public void unblocked(BlockedWait wait) {
+        if (blockedWait == wait) {
+            blockedWait = null;
+        }
+    }
+
+    /** Whether a command of this connection is waiting for keys (CLIENT LIST flag {@code b}). */
+    public boolean blocked() {
+        return blockedWait != null;
+    }
+
+    /** Ends the wait of this connection's blocked command, as {@link BlockedWait#unblock}; false if none waits. */
+    public boolean unblock(Reply reply) {
+        BlockedWait w = blockedWait;
+        return w != null && w.unblock(reply);
+    }
+
+    /**
+     * The connection has closed: a blocked command stops waiting (its reply goes nowhere), and
+     * one that was about to block sees {@link #disconnected()} and does not.
+     */
+    public void connectionClosed() {
+        disconnected = true;
+        unblock(null);
+    }
+
+    public boolean disconnected() {
+        return disconnected;
     }
 
     // ---------------------------------------------------------------- pub/sub

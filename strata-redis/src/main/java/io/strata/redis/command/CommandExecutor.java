@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * Runs requests: finds the command (or subcommand), checks what Redis checks before running
@@ -138,7 +139,10 @@ public final class CommandExecutor {
         return new Prepared(null, new Invocation(args, session, server, spec), startMillis);
     }
 
-    /** Runs a prepared request on its own: a data one in its lane, a local or blocking one here. */
+    /**
+     * Runs a prepared request on its own: a data one in its lane, a local one here, a
+     * {@link CommandSpec.Kind#BLOCKING} one (BLPOP ...) through its own wait, never in a lane.
+     */
     public CompletableFuture<Reply> run(Prepared p) {
         Invocation inv = p.invocation();
         ClientSession session = inv.session();
@@ -152,7 +156,8 @@ public final class CommandExecutor {
             result = unit.replies().thenApply(r -> r.get(0));
         } else {
             try {
-                result = spec.kind() == CommandSpec.Kind.LOCAL ? inv.execute(null) : server.database().runAsync(inv::execute);
+                // A BLOCKING command runs its own transactions while it waits (tr is null).
+                result = spec.kind() == CommandSpec.Kind.DATA ? runInTransaction(inv::execute) : inv.execute(null);
             } catch (RuntimeException e) {
                 result = CompletableFuture.failedFuture(e);
             }
@@ -194,6 +199,20 @@ public final class CommandExecutor {
     public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
         Prepared p = prepare(session, args);
         return p.immediate() != null ? CompletableFuture.completedFuture(p.immediate()) : run(p);
+    }
+
+    /**
+     * Runs {@code work} in a transaction, retried on conflicts as fdb-java's {@code runAsync}
+     * retries it; once it has committed, clients of this process blocked on keys it changed
+     * are served before the result is given (Redis answers a push after it has served the
+     * clients waiting for it).
+     */
+    public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
+        Transaction[] last = new Transaction[1];
+        return server.database().runAsync(tr -> {
+            last[0] = tr;
+            return work.apply(tr);
+        }).thenCompose(result -> server.blocked().afterCommit(last[0]).thenApply(ignored -> result));
     }
 
     /**

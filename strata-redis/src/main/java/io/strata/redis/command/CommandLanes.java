@@ -136,7 +136,7 @@ public final class CommandLanes {
 
     /** Runs the batch in one transaction; on a non-retryable failure, runs each unit alone. */
     private CompletableFuture<Void> runBatch(List<Unit> batch) {
-        return server.database().runAsync(tr -> runInOrder(batch, tr)).handle((replies, error) -> {
+        return executor.runInTransaction(tr -> runInOrder(batch, tr)).handle((replies, error) -> {
             if (error == null) {
                 for (int i = 0; i < batch.size(); i++) {
                     batch.get(i).replies.complete(replies.get(i));

@@ -27,7 +27,14 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
         /** Runs in a transaction; may be queued in MULTI and batched. */
         DATA,
         /** Runs on the connection's event loop without a transaction. */
-        LOCAL
+        LOCAL,
+        /**
+         * May wait for keys to change (BLPOP and the like). Run on its own it gets no
+         * transaction ({@code tr} is null) and runs its own, as many as it needs while it
+         * waits; queued in MULTI it gets EXEC's transaction, like a DATA command, and must
+         * not wait (Redis: a blocking command in a transaction acts as if its timeout expired).
+         */
+        BLOCKING
     }
 
     public CommandSpec {

@@ -1,6 +1,7 @@
 package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
+import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
@@ -41,6 +42,8 @@ public interface ServerContext {
     /** Begins a clean shutdown (SHUTDOWN). */
     void shutdown();
 
+    /** The clients of this process waiting in blocking commands (BLPOP and the like). */
+    BlockedClients blocked();
     /** Users, permissions and the ACL log. */
     AccessControl acl();
     /** Publish/subscribe, shared with every process on the database. */

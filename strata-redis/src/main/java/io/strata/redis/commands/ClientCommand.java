@@ -40,6 +40,7 @@ public final class ClientCommand {
         t.addSubcommand("client", "reply", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> reply(inv));
         t.addSubcommand("client", "no-evict", 3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
         t.addSubcommand("client", "no-touch", 3, "noscript loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
+        t.addSubcommand("client", "unblock", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(unblock(inv)));
         t.addSubcommand("client", "help", 2, "loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(help()));
     }
 
@@ -136,9 +137,9 @@ public final class ClientCommand {
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
     }
 
-    /** CLIENT LIST's flags: P subscribed, x in MULTI, N none. */
+    /** CLIENT LIST's flags: P subscribed, x in MULTI, b blocked, N none. */
     private static String flags(ClientSession c) {
-        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "");
+        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "") + (c.blocked() ? "b" : "");
         return f.isEmpty() ? "N" : f;
     }
 
@@ -221,6 +222,30 @@ public final class ClientCommand {
         return Reply.integer(killed);
     }
 
+    /** CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if the client was blocked and now is not, else 0. */
+    private static Reply unblock(Invocation inv) {
+        if (inv.argc() > 4) {
+            throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.");
+        }
+        boolean error = false;
+        if (inv.argc() == 4) {
+            String reason = inv.option(3);
+            if (reason.equals("ERROR")) {
+                error = true;
+            } else if (!reason.equals("TIMEOUT")) {
+                throw new RedisException("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+            }
+        }
+        long id = inv.longArg(2);
+        for (ClientSession c : inv.server().clients()) {
+            if (c.id() == id) {
+                Reply reply = error ? Reply.error("UNBLOCKED client unblocked via CLIENT UNBLOCK") : null;
+                return c.unblock(reply) ? Reply.ONE : Reply.ZERO;
+            }
+        }
+        return Reply.ZERO;
+    }
+
     private static Reply help() {
         List<Reply> lines = new ArrayList<>();
         for (String l : new String[] {
@@ -234,6 +259,7 @@ public final class ClientCommand {
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
             "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
+            "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
             "HELP", "    Print this help."}) {
             lines.add(Reply.simple(l));
         }

@@ -51,6 +51,7 @@ final class CollectionTypes {
                     }
                     return members;
                 }));
+        ACCESS.put(RedisType.LIST, (tr, keys, db, meta) -> ListValue.reading(tr, keys, db, null, meta).all());
         ACCESS.put(RedisType.ZSET, (tr, keys, db, meta) -> new ZSetObject(keys.objectOf(db, meta)).ranked()
                 .scan(tr, new byte[0], null, 0, false).asList()
                 .thenApply(elements -> {
@@ -87,7 +88,7 @@ final class CollectionTypes {
      */
     static CompletableFuture<Void> storeList(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old,
                                              List<byte[]> elements) {
-        throw new RedisException("ERR SORT ... STORE is not supported by this server yet");
+        return ListValue.store(tr, keys, db, key, old, elements);
     }
 
     /** The value of {@code field} in the hash {@code meta} names, or null (SORT's {@code ->field}). */

@@ -13,6 +13,9 @@ public final class CommandGroups {
         StringCommands.register(table);
         SetCommands.register(table);
         KeyCommands.register(table);
+        ListCommands.register(table);
+        BlockingListCommands.register(table);
+        BlockingSortedSetCommands.register(table);
         HashCommands.register(table);
         ScanCommand.register(table);
         RandomKeyCommand.register(table);

@@ -113,7 +113,7 @@ final class TransactionCommands {
         List<Reply> denials = inv.server().executor().recheckQueued(s, queued);
         int startDb = s.db();
         KeyStore keys = inv.server().keys();
-        return inv.server().database().runAsync(tr -> {
+        return inv.server().executor().runInTransaction(tr -> {
             s.db(startDb);
             long now = inv.now();
             return unchanged(tr, keys, watched, now).thenCompose(ok -> {

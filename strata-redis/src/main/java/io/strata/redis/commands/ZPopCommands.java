@@ -77,36 +77,46 @@ final class ZPopCommands {
 
     /** ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]. */
     private static CompletableFuture<Reply> zmpop(Invocation inv, Transaction tr) {
-        long numkeys = inv.longArg(1);
-        if (numkeys <= 0) {
-            throw new RedisException("ERR numkeys should be greater than 0");
-        }
-        if (numkeys > inv.argc() - 3) {
-            throw RedisException.syntax();
-        }
-        int whereAt = 2 + (int) numkeys;
-        String where = inv.option(whereAt);
-        if (!where.equals("MIN") && !where.equals("MAX")) {
-            throw RedisException.syntax();
-        }
-        long count = 1;
-        int i = whereAt + 1;
-        if (i < inv.argc()) {
-            if (!inv.option(i).equals("COUNT") || i + 2 != inv.argc()) {
+        MpopArgs a = MpopArgs.parse(inv, 1);
+        return firstNonEmpty(inv, tr, a.keys(), 0, a.max(), a.count());
+    }
+
+    /** The arguments of ZMPOP and BZMPOP from {@code numkeys} on: the keys, MIN or MAX, the count. */
+    record MpopArgs(List<byte[]> keys, boolean max, long count) {
+        /** Parses {@code numkeys key [key ...] MIN|MAX [COUNT count]} starting at {@code numkeysAt}. */
+        static MpopArgs parse(Invocation inv, int numkeysAt) {
+            // Redis reads numkeys and COUNT as ranges with their own message, a non-number included.
+            String numkeysError = "ERR numkeys should be greater than 0";
+            long numkeys = io.strata.redis.command.Numbers.parseLong(inv.arg(numkeysAt), numkeysError);
+            if (numkeys <= 0) {
+                throw new RedisException(numkeysError);
+            }
+            if (numkeys > inv.argc() - numkeysAt - 2) {
                 throw RedisException.syntax();
             }
-            count = inv.longArg(i + 1);
-            if (count <= 0) {
-                throw new RedisException("ERR count should be greater than 0");
+            int whereAt = numkeysAt + 1 + (int) numkeys;
+            String where = inv.option(whereAt);
+            if (!where.equals("MIN") && !where.equals("MAX")) {
+                throw RedisException.syntax();
             }
+            long count = 1;
+            int i = whereAt + 1;
+            if (i < inv.argc()) {
+                if (!inv.option(i).equals("COUNT") || i + 2 != inv.argc()) {
+                    throw RedisException.syntax();
+                }
+                String countError = "ERR count should be greater than 0";
+                count = io.strata.redis.command.Numbers.parseLong(inv.arg(i + 1), countError);
+                if (count <= 0) {
+                    throw new RedisException(countError);
+                }
+            }
+            List<byte[]> keys = new ArrayList<>();
+            for (int k = numkeysAt + 1; k < whereAt; k++) {
+                keys.add(inv.arg(k));
+            }
+            return new MpopArgs(keys, where.equals("MAX"), count);
         }
-        long c = count;
-        boolean max = where.equals("MAX");
-        List<byte[]> keys = new ArrayList<>();
-        for (int k = 2; k < whereAt; k++) {
-            keys.add(inv.arg(k));
-        }
-        return firstNonEmpty(inv, tr, keys, 0, max, c);
     }
 
     private static CompletableFuture<Reply> firstNonEmpty(Invocation inv, Transaction tr, List<byte[]> keys, int at, boolean max, long count) {
@@ -117,12 +127,17 @@ final class ZPopCommands {
             if (popped == null || popped.isEmpty()) {
                 return firstNonEmpty(inv, tr, keys, at + 1, max, count);
             }
-            List<Reply> pairs = new ArrayList<>();
-            for (byte[] e : popped) {
-                pairs.add(Reply.array(Reply.bulk(ZSetObject.memberOf(e)), Reply.doubleValue(ZSetObject.scoreOf(e))));
-            }
-            return CompletableFuture.completedFuture(Reply.array(Reply.bulk(keys.get(at)), Reply.array(pairs)));
+            return CompletableFuture.completedFuture(mpopReply(keys.get(at), popped));
         });
+    }
+
+    /** ZMPOP's reply: the key, then [member, score] pairs. */
+    static Reply mpopReply(byte[] key, List<byte[]> popped) {
+        List<Reply> pairs = new ArrayList<>();
+        for (byte[] e : popped) {
+            pairs.add(Reply.array(Reply.bulk(ZSetObject.memberOf(e)), Reply.doubleValue(ZSetObject.scoreOf(e))));
+        }
+        return Reply.array(Reply.bulk(key), Reply.array(pairs));
     }
 
     /** ZRANDMEMBER key [count [WITHSCORES]]: random ranks, each found in O(log n). */

@@ -203,12 +203,13 @@ final class ZSetAlgebraCommands {
 
     /** ZINTERCARD numkeys key [key ...] [LIMIT limit]. */
     private static CompletableFuture<Reply> zintercard(Invocation inv, Transaction tr) {
+        // Redis 7.0 runs ZINTERCARD through ZUNION/ZINTER's argument checks, words included.
         long numkeys = inv.longArg(1);
-        if (numkeys <= 0) {
-            throw new RedisException("ERR numkeys should be greater than 0");
+        if (numkeys < 1) {
+            throw new RedisException("ERR at least 1 input key is needed for 'zintercard' command");
         }
         if (numkeys > inv.argc() - 2) {
-            throw new RedisException("ERR Number of keys can't be greater than number of args");
+            throw RedisException.syntax();
         }
         long limit = 0;
         int i = 2 + (int) numkeys;

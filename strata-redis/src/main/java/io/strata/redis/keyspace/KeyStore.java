@@ -39,6 +39,16 @@ public final class KeyStore {
 
     private final Keyspace keyspace;
     private final HighContentionAllocator objectIds;
+    private volatile ChangeListener changeListener;
+
+    /**
+     * Told of each key a transaction changes, as the change is made (before the commit): the
+     * server's blocked clients use it to be served as soon as the transaction commits.
+     */
+    @FunctionalInterface
+    public interface ChangeListener {
+        void changed(Transaction tr, int db, byte[] key);
+    }
     private final StringInterner members;
 
     public KeyStore(Keyspace keyspace) {
@@ -183,6 +193,15 @@ public final class KeyStore {
     /** Marks the key changed without rewriting its metadata (a collection's element changed). */
     public void touch(Transaction tr, int db, byte[] key) {
         tr.mutate(MutationType.SET_VERSIONSTAMPED_VALUE, keyspace.stampKey(db, key), STAMP_PARAM);
+        ChangeListener l = changeListener;
+        if (l != null) {
+            l.changed(tr, db, key);
+        }
+    }
+
+    /** Sets the one listener told of every change ({@link #touch}); null for none. */
+    public void listen(ChangeListener listener) {
+        this.changeListener = listener;
     }
 
     /**

@@ -290,6 +290,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         ctx.executor().execute(() -> {
             if (running) {
                 session.requestClose();
+                // A blocked command would hold the connection open until its timeout.
+                session.unblock(null);
             } else {
                 closeAfterReplies();
             }
@@ -309,6 +311,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         pending.clear();
+        // A blocked command (BLPOP) stops waiting: it must not take an element nobody will read.
+        session.connectionClosed();
         session.runAfterReply();
         onClose.run();
     }

@@ -16,6 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.strata.layers.directory.StrataDirectoryLayer;
+import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
@@ -88,6 +89,7 @@ public final class RedisServer implements AutoCloseable {
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
+    private BlockedClients blocked;
     private AccessControl acl;
     private ExpiryCycle expiryCycle;
     private PubSub pubsub;
@@ -122,6 +124,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
+        blocked = new BlockedClients(database, keys, stats, executor::errorReply);
         pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
         acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
@@ -262,6 +265,9 @@ public final class RedisServer implements AutoCloseable {
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
+        if (blocked != null) {
+            blocked.close();
+        }
         stopped.complete(null);
     }
 
@@ -321,6 +327,11 @@ public final class RedisServer implements AutoCloseable {
         public void shutdown() {
             Thread t = new Thread(RedisServer.this::close, "strata-redis-shutdown");
             t.start();
+        }
+
+        @Override
+        public BlockedClients blocked() {
+            return blocked;
         }
 
         @Override
