@@ -92,6 +92,17 @@ class StringCommandsTest extends ServerTestSupport {
     }
 
     @Test
+    void setrangeRefusesHugeOffsetsWithoutBuildingTheValue() {
+        for (long offset : new long[] {Long.MAX_VALUE, Integer.MAX_VALUE, 536_870_911L}) {
+            assertThatThrownBy(() -> jedis.setrange("k", offset, "A"))
+                    .hasMessage("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+        }
+        assertThatThrownBy(() -> jedis.setrange("k", 100_000_000L, "A"))
+                .hasMessageStartingWith("ERR string values larger than 9000000 bytes are not supported yet");
+        assertThat(jedis.exists("k")).isFalse();
+    }
+
+    @Test
     void msetAndMget() {
         assertThat(jedis.mset("a", "1", "b", "2")).isEqualTo("OK");
         assertThat(jedis.mget("a", "nope", "b")).isEqualTo(java.util.Arrays.asList("1", null, "2"));

@@ -255,6 +255,7 @@ final class StringCommands {
                 if ((long) v.length + tail.length > StringValues.MAX_STRING) {
                     throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
                 }
+                StringValues.checkWritable((long) v.length + tail.length);
                 byte[] joined = Arrays.copyOf(v, v.length + tail.length);
                 System.arraycopy(tail, 0, joined, v.length, tail.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis()));
@@ -318,7 +319,8 @@ final class StringCommands {
             if (m == null && patch.length == 0) {
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
-            if (patch.length > 0 && offset + patch.length > StringValues.MAX_STRING) {
+            // Written so that a huge offset cannot overflow past the check.
+            if (patch.length > 0 && offset > StringValues.MAX_STRING - patch.length) {
                 throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
             }
             CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
@@ -326,7 +328,10 @@ final class StringCommands {
                 if (patch.length == 0) {
                     return Reply.integer(v.length);
                 }
-                byte[] out = Arrays.copyOf(v, (int) Math.max(v.length, offset + patch.length));
+                long length = Math.max(v.length, offset + patch.length);
+                // Refused before the value is built, not after allocating it.
+                StringValues.checkWritable(length);
+                byte[] out = Arrays.copyOf(v, (int) length);
                 System.arraycopy(patch, 0, out, (int) offset, patch.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis()));
                 return Reply.integer(out.length);
