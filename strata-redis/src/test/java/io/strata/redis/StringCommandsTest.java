@@ -93,7 +93,7 @@ class StringCommandsTest extends ServerTestSupport {
 
     @Test
     void setrangeRefusesHugeOffsetsWithoutBuildingTheValue() {
-        for (long offset : new long[] {Long.MAX_VALUE, Integer.MAX_VALUE, 536_870_911L}) {
+        for (long offset : new long[] {Long.MAX_VALUE, Integer.MAX_VALUE, 536_870_912L}) {
             assertThatThrownBy(() -> jedis.setrange("k", offset, "A"))
                     .hasMessage("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
         }
