@@ -22,12 +22,26 @@ class ServerCommandsTest extends ServerTestSupport {
     }
 
     @Test
-    void swapdbIsCheckedThenRefused() {
+    void swapdbSwapsTwoDatabasesWholeAndIsCheckedAsRedisChecksIt() {
         assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "x", "1")).hasMessage("ERR invalid first DB index");
         assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "x")).hasMessage("ERR invalid second DB index");
         assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "99")).hasMessage("ERR DB index is out of range");
         assertThat(Raw.call(jedis, "SWAPDB", "1", "1")).isEqualTo("OK");
-        assertThatThrownBy(() -> Raw.call(jedis, "SWAPDB", "0", "1")).hasMessageContaining("SWAPDB is not supported");
+        jedis.set("only-in-0", "a");
+        jedis.hset("h", "f", "v");
+        jedis.pexpire("h", 100_000);
+        jedis.select(1);
+        jedis.zadd("z", 1, "m");
+        assertThat(Raw.call(jedis, "SWAPDB", "0", "1")).isEqualTo("OK");
+        assertThat(jedis.get("only-in-0")).isEqualTo("a");
+        assertThat(jedis.hget("h", "f")).isEqualTo("v");
+        assertThat(jedis.pttl("h")).isPositive();
+        assertThat(jedis.exists("z")).isFalse();
+        assertThat(jedis.dbSize()).isEqualTo(2);
+        jedis.select(0);
+        assertThat(jedis.zscore("z", "m")).isEqualTo(1.0);
+        assertThat(jedis.dbSize()).isEqualTo(1);
+        assertThat(jedis.exists("only-in-0")).isFalse();
     }
 
     @Test

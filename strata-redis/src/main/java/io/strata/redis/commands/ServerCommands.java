@@ -43,7 +43,7 @@ final class ServerCommands {
         t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
                 (inv, tr) -> done(Reply.array(Reply.bulk("master"), Reply.ZERO, Reply.EMPTY_ARRAY)));
         t.add("wait", 3, "noscript", 0, 0, 0, "connection", LOCAL, (inv, tr) -> waitForReplicas(inv));
-        t.add("swapdb", 3, "write fast", 0, 0, 0, "keyspace dangerous", LOCAL, (inv, tr) -> swapdb(inv));
+        t.add("swapdb", 3, "write fast", 0, 0, 0, "keyspace dangerous", DATA, ServerCommands::swapdb);
         ClusterCommands.register(t);
     }
 
@@ -77,10 +77,11 @@ final class ServerCommands {
     }
 
     /**
-     * SWAPDB: checked as Redis checks it, then refused: a database's keys are stored under its
-     * number, so swapping two would rewrite both — not one atomic step (docs/redis.md).
+     * SWAPDB: the two databases' contents change places in one transaction
+     * ({@link io.strata.redis.keyspace.KeyStore#swap}), so clients see the swap at once or not
+     * at all; it rewrites both databases, so it is bounded by FoundationDB's transaction limits.
      */
-    private static CompletableFuture<Reply> swapdb(Invocation inv) {
+    private static CompletableFuture<Reply> swapdb(Invocation inv, Transaction tr) {
         long a = inv.longArg(1, "ERR invalid first DB index");
         long b = inv.longArg(2, "ERR invalid second DB index");
         int databases = inv.server().config().databases();
@@ -90,7 +91,7 @@ final class ServerCommands {
         if (a == b) {
             return done(Reply.OK);
         }
-        throw new RedisException("ERR SWAPDB is not supported by Strata's Redis-compatible server");
+        return inv.server().keys().swap(tr, (int) a, (int) b).thenApply(ignored -> Reply.OK);
     }
 
     private static CompletableFuture<Reply> flush(Invocation inv, Transaction tr, boolean all) {

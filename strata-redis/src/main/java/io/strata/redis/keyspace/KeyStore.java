@@ -160,6 +160,61 @@ public final class KeyStore {
                 : java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong());
     }
 
+    /**
+     * Swaps the contents of databases {@code a} and {@code b} (SWAPDB) inside {@code tr}: every
+     * key, stamp, object, count and expiry entry of each moves to the other. It rewrites both
+     * databases, so it must fit one transaction (FoundationDB's 10 MB and 5 s); each moved key's
+     * stamp is moved on, so WATCH and blocked clients see the swap as the change it is.
+     */
+    public CompletableFuture<Void> swap(Transaction tr, int a, int b) {
+        java.util.List<CompletableFuture<java.util.List<com.apple.foundationdb.KeyValue>>> reads = new java.util.ArrayList<>();
+        for (int db : new int[] {a, b}) {
+            for (com.apple.foundationdb.Range r : keyspace.databaseRanges(db)) {
+                reads.add(tr.getRange(r).asList());
+            }
+        }
+        CompletableFuture<java.util.List<com.apple.foundationdb.KeyValue>> expiries = tr.getRange(keyspace.expiryIndex()).asList();
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenCombine(expiries, (ignored, index) -> {
+            int half = reads.size() / 2;
+            // Clear both databases first, then write each one's keys under the other's number.
+            for (int db : new int[] {a, b}) {
+                for (com.apple.foundationdb.Range r : keyspace.databaseRanges(db)) {
+                    tr.clear(r);
+                }
+            }
+            for (int i = 0; i < reads.size(); i++) {
+                int to = i < half ? b : a;
+                for (com.apple.foundationdb.KeyValue kv : reads.get(i).join()) {
+                    tr.set(keyspace.inDatabase(kv.getKey(), to), kv.getValue());
+                }
+            }
+            for (com.apple.foundationdb.KeyValue kv : index) {
+                Keyspace.ExpiryEntry e = keyspace.expiryEntry(kv.getKey());
+                if (e.db() == a || e.db() == b) {
+                    tr.clear(kv.getKey());
+                }
+            }
+            for (com.apple.foundationdb.KeyValue kv : index) {
+                Keyspace.ExpiryEntry e = keyspace.expiryEntry(kv.getKey());
+                if (e.db() == a || e.db() == b) {
+                    tr.set(keyspace.expiryInDatabase(kv.getKey(), e.db() == a ? b : a), kv.getValue());
+                }
+            }
+            // Every key of either database changed: move its stamp on.
+            for (int i = 0; i < reads.size(); i++) {
+                for (com.apple.foundationdb.KeyValue kv : reads.get(i).join()) {
+                    byte[] k = kv.getKey();
+                    if (k[keyspace.prefix().length] == Keyspace.META) {
+                        byte[] key = keyspace.keyOfMeta(k);
+                        touch(tr, a, key);
+                        touch(tr, b, key);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
     /** Empties database {@code db}: its keys, stamps, objects and count. */
     public void flush(Transaction tr, int db) {
         tr.clear(keyspace.metaRange(db));

@@ -119,6 +119,38 @@ public final class Keyspace {
         return new Range(begin, strinc(begin));
     }
 
+    /** Every key of database {@code db} under each per-database tag (metadata, stamps, objects, counts). */
+    public java.util.List<Range> databaseRanges(int db) {
+        java.util.List<Range> ranges = new java.util.ArrayList<>();
+        for (byte tag : new byte[] {META, STAMP, OBJECTS, COUNT}) {
+            byte[] begin = withKey(tag, db, new byte[0]);
+            ranges.add(new Range(begin, strinc(begin)));
+        }
+        return ranges;
+    }
+
+    /** A per-database key ({@link #databaseRanges}) moved to database {@code db}. */
+    public byte[] inDatabase(byte[] key, int db) {
+        byte[] k = key.clone();
+        k[prefix.length + 1] = (byte) (db >>> 8);
+        k[prefix.length + 2] = (byte) db;
+        return k;
+    }
+
+    /** The whole expiry index. */
+    public Range expiryIndex() {
+        byte[] begin = concat(prefix, EXPIRY);
+        return new Range(begin, strinc(begin));
+    }
+
+    /** An expiry index entry moved to database {@code db}. */
+    public byte[] expiryInDatabase(byte[] indexKey, int db) {
+        byte[] k = indexKey.clone();
+        k[prefix.length + 9] = (byte) (db >>> 8);
+        k[prefix.length + 10] = (byte) db;
+        return k;
+    }
+
     /** The key counter of database {@code db}. */
     public byte[] countKey(int db) {
         return withKey(COUNT, db, new byte[0]);
