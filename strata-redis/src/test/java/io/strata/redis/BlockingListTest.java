@@ -3,74 +3,22 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.args.ListDirection;
-import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.util.KeyValue;
-import redis.clients.jedis.util.SafeEncoder;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * BLPOP and its family over TCP: a blocked client is woken by another client's push (through
  * a watch, within the timeout), times out with nil, is served in arrival order, does not take
  * an element once it has gone, and inside MULTI acts as if its timeout had expired.
  */
-class BlockingListTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stop() {
-        jedis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        jedis.flushAll();
-    }
-
-    /** Runs {@code call} on a new connection of its own, in the background. */
-    private static <T> CompletableFuture<T> onOwnConnection(Function<Jedis, T> call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (Jedis j = server.jedis()) {
-                return call.apply(j);
-            }
-        });
-    }
-
-    private static long blockedClients() {
-        return jedis.clientList().lines().filter(l -> l.contains(" flags=b ")).count();
-    }
-
-    /** Waits until {@code n} clients are blocked (as CLIENT LIST shows them). */
-    private static void awaitBlocked(long n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (blockedClients() != n) {
-            assertThat(System.nanoTime()).as("%d clients blocked in time", n).isLessThan(deadline);
-            Thread.sleep(5);
-        }
-    }
-
-    private static Object raw(Jedis j, String command, String... args) {
-        ProtocolCommand cmd = () -> SafeEncoder.encode(command);
-        return j.sendCommand(cmd, args);
-    }
+class BlockingListTest extends BlockingTestSupport {
 
     @Test
     void blpopIsWokenByAnotherClientsPush() throws Exception {

@@ -3,71 +3,22 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
-import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.util.SafeEncoder;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
  * BZPOPMIN, BZPOPMAX and BZMPOP over TCP: the reply shapes of Redis 7.0 (RESP2 and RESP3), a
  * blocked client woken by another client's ZADD, arrival order, timeouts, MULTI, and the
  * argument and type errors.
  */
-class BlockingSortedSetTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stop() {
-        jedis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        jedis.flushAll();
-    }
-
-    private static <T> CompletableFuture<T> onOwnConnection(Function<Jedis, T> call) {
-        return CompletableFuture.supplyAsync(() -> {
-            try (Jedis j = server.jedis()) {
-                return call.apply(j);
-            }
-        });
-    }
-
-    private static long blockedClients() {
-        return jedis.clientList().lines().filter(l -> l.contains(" flags=b ")).count();
-    }
-
-    private static void awaitBlocked(long n) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (blockedClients() != n) {
-            assertThat(System.nanoTime()).as("%d clients blocked in time", n).isLessThan(deadline);
-            Thread.sleep(5);
-        }
-    }
-
-    private static Object raw(Jedis j, String command, String... args) {
-        ProtocolCommand cmd = () -> SafeEncoder.encode(command);
-        return j.sendCommand(cmd, args);
-    }
+class BlockingSortedSetTest extends BlockingTestSupport {
 
     /** Sends a command and reads {@code lines} lines of its reply. */
     private static List<String> lines(RawConnection c, int lines, String... command) throws Exception {
