@@ -107,4 +107,16 @@ class ServerCommandsTest extends ServerTestSupport {
             assertThatThrownBy(() -> Raw.call(j, "DEBUG", "RELOAD")).hasMessageContaining("DEBUG RELOAD is not supported");
         }
     }
+
+    @Test
+    void shutdownAnswersNothingAndStopsTheServer() throws Exception {
+        assertThatThrownBy(() -> Raw.call(jedis, "SHUTDOWN", "ABORT")).hasMessage("ERR No shutdown in progress.");
+        assertThatThrownBy(() -> Raw.call(jedis, "SHUTDOWN", "SAVE", "NOSAVE")).hasMessage("ERR syntax error");
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+            s.getOutputStream().write("*1\r\n$8\r\nSHUTDOWN\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.setSoTimeout(10_000);
+            assertThat(s.getInputStream().read()).as("no reply, the connection closes").isEqualTo(-1);
+        }
+        server.server.stopped().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
 }

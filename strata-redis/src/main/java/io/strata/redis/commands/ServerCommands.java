@@ -30,11 +30,7 @@ final class ServerCommands {
             long micros = Math.multiplyExact(inv.now(), 1000L);
             return done(Reply.array(Reply.bulk(Long.toString(micros / 1_000_000)), Reply.bulk(Long.toString(micros % 1_000_000))));
         });
-        t.add("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, "", LOCAL, (inv, tr) -> {
-            inv.server().shutdown();
-            inv.session().requestClose();
-            return done(Reply.OK);
-        });
+        t.add("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, "", LOCAL, (inv, tr) -> shutdown(inv));
         // Every acknowledged write is already durable: there is nothing to save.
         t.add("save", 1, "admin noscript no_async_loading no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.OK));
         t.add("bgsave", -1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.simple("Background saving started")));
@@ -92,6 +88,35 @@ final class ServerCommands {
             return done(Reply.OK);
         }
         return inv.server().keys().swap(tr, (int) a, (int) b).thenApply(ignored -> Reply.OK);
+    }
+
+    /**
+     * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]: as Redis 7.0, a successful shutdown answers
+     * nothing — the connection closes; every write is already durable, so SAVE and NOSAVE
+     * change nothing; with no shutdown ever in progress, ABORT is an error.
+     */
+    private static CompletableFuture<Reply> shutdown(Invocation inv) {
+        boolean save = false;
+        boolean nosave = false;
+        boolean abort = false;
+        for (int i = 1; i < inv.argc(); i++) {
+            switch (inv.option(i)) {
+                case "SAVE": save = true; break;
+                case "NOSAVE": nosave = true; break;
+                case "NOW": case "FORCE": break;
+                case "ABORT": abort = true; break;
+                default: throw RedisException.syntax();
+            }
+        }
+        if ((abort && inv.argc() > 2) || (save && nosave)) {
+            throw RedisException.syntax();
+        }
+        if (abort) {
+            throw new RedisException("ERR No shutdown in progress.");
+        }
+        inv.server().shutdown();
+        inv.session().requestClose();
+        return done(Reply.sequence(java.util.List.of()));
     }
 
     private static CompletableFuture<Reply> flush(Invocation inv, Transaction tr, boolean all) {
