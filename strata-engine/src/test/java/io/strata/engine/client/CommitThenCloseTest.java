@@ -188,6 +188,15 @@ class CommitThenCloseTest {
         tr.set(b("x"), b("1"));
         CompletableFuture<byte[]> stamp = tr.getVersionstamp();
         CompletableFuture<Void> commit = tr.commit();
+        // Close once the commit has landed: closed earlier, a write-only commit may be withdrawn
+        // instead (the tests below), and then there is no versionstamp to follow.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Fdb.WAIT_SECONDS);
+        while (stored("x") == null) {
+            if (System.nanoTime() > deadline) {
+                fail("the commit was never applied");
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
         tr.close();
         await(commit);
         assertThat(await(stamp)).hasSize(10);
