@@ -5,39 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.util.SafeEncoder;
 
 /**
- * The fixture of the blocking-command tests: one server for the class (emptied before each
- * test), a connection to watch from, and helpers to block a client on a connection of its own
- * and to wait until the server shows it blocked.
+ * Helpers of the blocking-command tests, on a server shared by the class: block a client on a
+ * connection of its own, and wait until the server shows it blocked.
  */
-abstract class BlockingTestSupport {
-    protected static RunningServer server;
-    protected static Jedis jedis;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        jedis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        jedis.flushAll();
-    }
-
+abstract class BlockingTestSupport extends SharedServerTestSupport {
     /** Runs {@code call} on a new connection of its own, in the background. */
     protected static <T> CompletableFuture<T> onOwnConnection(Function<Jedis, T> call) {
         return CompletableFuture.supplyAsync(() -> {

@@ -3,9 +3,6 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
@@ -25,26 +22,7 @@ import java.util.List;
 import java.util.Random;
 
 /** The non-blocking list commands over TCP, checked against Redis 7.0's replies and errors. */
-class ListCommandsTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stop() {
-        jedis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        jedis.flushAll();
-    }
+class ListCommandsTest extends SharedServerTestSupport {
 
     private static Object raw(String command, String... args) {
         ProtocolCommand cmd = () -> SafeEncoder.encode(command);

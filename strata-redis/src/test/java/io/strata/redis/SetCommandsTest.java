@@ -11,9 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
@@ -23,26 +20,7 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /** The set commands over TCP with Jedis: Redis 7.0's replies and errors, and the algebra against a Java model. */
-class SetCommandsTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stop() {
-        jedis.close();
-        server.close();
-    }
-
-    @BeforeEach
-    void empty() {
-        jedis.flushAll();
-    }
+class SetCommandsTest extends SharedServerTestSupport {
 
     @Test
     void addRemoveCountAndTestMembership() {
