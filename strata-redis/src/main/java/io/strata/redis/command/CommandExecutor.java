@@ -49,12 +49,14 @@ public final class CommandExecutor {
 
     private final ServerContext server;
     private final CommandLanes lanes;
+    private final ValueStaging staging;
     /** How long each command of a session's EXEC ran, in its last attempt; taken when EXEC completes. */
     private final Map<Long, long[]> execDurations = new ConcurrentHashMap<>();
 
     public CommandExecutor(ServerContext server) {
         this.server = server;
         this.lanes = new CommandLanes(server, this);
+        this.staging = new ValueStaging(server::largeValues);
     }
 
     /**
@@ -151,9 +153,13 @@ public final class CommandExecutor {
         long startNanos = System.nanoTime();
         CompletableFuture<Reply> result;
         if (spec.kind() == CommandSpec.Kind.DATA && !spec.has(CommandFlag.BLOCKING)) {
-            CommandLanes.Unit unit = new CommandLanes.Unit(List.of(inv));
-            lanes.submit(unit);
-            result = unit.replies().thenApply(r -> r.get(0));
+            result = staging.around(List.<byte[][]>of(inv.args()), inv.db(), () -> {
+                CommandLanes.Unit unit = new CommandLanes.Unit(List.of(inv));
+                lanes.submit(unit);
+                return unit.replies().thenApply(r -> r.get(0));
+            });
+        } else if (transaction != null) {
+            result = staging.around(transaction, session.db(), () -> inv.execute(null));
         } else {
             try {
                 // A BLOCKING command runs its own transactions while it waits (tr is null).
@@ -182,10 +188,16 @@ public final class CommandExecutor {
         for (Prepared p : requests) {
             invocations.add(p.invocation());
         }
-        CommandLanes.Unit unit = new CommandLanes.Unit(invocations);
+        List<byte[][]> args = new ArrayList<>(requests.size());
+        for (Invocation inv : invocations) {
+            args.add(inv.args());
+        }
         long startNanos = System.nanoTime();
-        lanes.submit(unit);
-        return unit.replies().thenApply(replies -> {
+        return staging.around(args, invocations.get(0).db(), () -> {
+            CommandLanes.Unit unit = new CommandLanes.Unit(invocations);
+            lanes.submit(unit);
+            return unit.replies();
+        }).thenApply(replies -> {
             long share = (System.nanoTime() - startNanos) / 1000 / Math.max(1, replies.size());
             for (int i = 0; i < replies.size(); i++) {
                 Invocation inv = invocations.get(i);

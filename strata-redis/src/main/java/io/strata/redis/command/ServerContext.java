@@ -5,6 +5,7 @@ import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.pubsub.PubSub;
 
 import java.util.Collection;
@@ -18,6 +19,9 @@ public interface ServerContext {
     Database database();
 
     KeyStore keys();
+
+    /** String values too large for one transaction, staged before their command runs. */
+    LargeValues largeValues();
 
     CommandTable commands();
 

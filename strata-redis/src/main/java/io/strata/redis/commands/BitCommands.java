@@ -76,8 +76,11 @@ final class BitCommands {
         }
         int db = inv.db();
         byte[] key = inv.arg(1);
-        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m ->
-                valueOf(inv, tr, m).thenApply(value -> {
+        return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            if ((m != null && m.isObject()) || (offset >>> 3) + 1 > StringValues.INLINE_MAX) {
+                return setbitLarge(inv, tr, m, offset, (int) on);
+            }
+            return valueOf(inv, tr, m).thenApply(value -> {
                     byte[] old = value == null ? new byte[0] : value;
                     long needed = (offset >>> 3) + 1;
                     int previous = Bits.get(old, offset);
@@ -90,14 +93,38 @@ final class BitCommands {
                     Bits.set(updated, offset, (int) on);
                     inv.await(StringValues.write(tr, keys(inv), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
                     return Reply.integer(previous);
+                });
+        });
+    }
+
+    /**
+     * SETBIT on a large value, or one that becomes large: reads and writes the one byte (its
+     * chunk), not the value; bytes up to it that were never written are zeros, not stored.
+     */
+    private static CompletableFuture<Reply> setbitLarge(Invocation inv, Transaction tr, KeyMeta m, long offset, int on) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        long byteIndex = offset >>> 3;
+        return StringValues.asObject(tr, keys(inv), db, key, m).thenCompose(object ->
+                StringValues.read(tr, keys(inv), db, object, byteIndex, 1).thenCompose(current -> {
+                    byte[] b = current.length == 0 ? new byte[1] : current;
+                    int previous = Bits.get(b, offset & 7);
+                    if (current.length == 1 && previous == on) {
+                        return CompletableFuture.completedFuture(Reply.integer(previous));
+                    }
+                    Bits.set(b, offset & 7, on);
+                    keys(inv).touch(tr, db, key);
+                    return StringValues.writeAt(tr, keys(inv), db, object, byteIndex, b).thenApply(ignored -> Reply.integer(previous));
                 }));
     }
 
     private static CompletableFuture<Reply> getbit(Invocation inv, Transaction tr) {
         long offset = bitOffset(inv.arg(2), 0);
+        // Only the byte that holds the bit is read (one chunk of a large value).
         return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING)
-                .thenCompose(m -> valueOf(inv, tr, m))
-                .thenApply(v -> Reply.integer(v == null ? 0 : Bits.get(v, offset)));
+                .thenCompose(m -> m == null ? CompletableFuture.completedFuture(new byte[0])
+                        : StringValues.read(tr, keys(inv), inv.db(), m, offset >>> 3, 1))
+                .thenApply(v -> Reply.integer(v.length == 0 ? 0 : Bits.get(v, offset & 7)));
     }
 
     /** BITCOUNT key [start end [BYTE|BIT]]: a missing key answers 0 before any argument is looked at, as in Redis. */

@@ -125,7 +125,7 @@ final class StringCommands {
                         keys(inv).delete(tr, db, key, old);
                     }
                 } else {
-                    inv.await(StringValues.write(tr, keys(inv), db, key, old, value, at));
+                    inv.await(StringValues.writeArgument(inv, tr, db, key, old, value, at));
                 }
                 if (setnx) {
                     return Reply.ONE;
@@ -220,7 +220,7 @@ final class StringCommands {
             pairs.put(java.nio.ByteBuffer.wrap(inv.arg(i)), inv.arg(i + 1));
         }
         for (byte[] v : pairs.values()) {
-            StringValues.checkWritable(v.length);
+            StringValues.checkArgument(inv, v);
         }
         List<byte[]> keyList = new ArrayList<>();
         List<CompletableFuture<KeyMeta>> olds = new ArrayList<>();
@@ -239,7 +239,7 @@ final class StringCommands {
             }
             for (int i = 0; i < keyList.size(); i++) {
                 byte[] key = keyList.get(i);
-                inv.await(StringValues.write(tr, keys(inv), db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0));
+                inv.await(StringValues.writeArgument(inv, tr, db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0));
             }
             return nx ? Reply.ONE : Reply.OK;
         });
@@ -250,6 +250,9 @@ final class StringCommands {
         byte[] key = inv.arg(1);
         byte[] tail = inv.arg(2);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
+            if (m != null && m.isObject()) {
+                return appendToLarge(inv, tr, m);
+            }
             CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
                 if ((long) v.length + tail.length > StringValues.MAX_STRING) {
@@ -264,9 +267,21 @@ final class StringCommands {
         });
     }
 
+    /** APPEND to a large value: only its last chunk and the new ones are written. */
+    private static CompletableFuture<Reply> appendToLarge(Invocation inv, Transaction tr, KeyMeta m) {
+        byte[] tail = inv.arg(2);
+        return StringValues.length(tr, keys(inv), inv.db(), m).thenCompose(length -> {
+            if (length + tail.length > StringValues.MAX_STRING) {
+                throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
+            }
+            keys(inv).touch(tr, inv.db(), inv.arg(1));
+            return StringValues.append(tr, keys(inv), inv.db(), m, tail).thenApply(Reply::integer);
+        });
+    }
+
     private static CompletableFuture<Reply> strlen(Invocation inv, Transaction tr) {
         return keys(inv).get(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m ->
-                m == null ? CompletableFuture.completedFuture(Reply.ZERO) : StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(v.length)));
+                m == null ? CompletableFuture.completedFuture(Reply.ZERO) : StringValues.length(tr, keys(inv), inv.db(), m).thenApply(Reply::integer));
     }
 
     private static CompletableFuture<Reply> getrange(Invocation inv, Transaction tr) {
@@ -276,15 +291,24 @@ final class StringCommands {
             if (m == null) {
                 return CompletableFuture.completedFuture(Reply.bulk(new byte[0]));
             }
-            return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.bulk(range(v, start, end)));
+            return StringValues.length(tr, keys(inv), inv.db(), m).thenCompose(length -> {
+                long[] span = span(length, start, end);
+                return StringValues.read(tr, keys(inv), inv.db(), m, span[0], (int) (span[1] - span[0]))
+                        .thenApply(Reply::bulk);
+            });
         });
     }
 
     /** Redis 7.0's GETRANGE index rules. */
     static byte[] range(byte[] v, long start, long end) {
-        long len = v.length;
+        long[] span = span(v.length, start, end);
+        return Arrays.copyOfRange(v, (int) span[0], (int) span[1]);
+    }
+
+    /** The bytes {@code [from, to)} that GETRANGE {@code start end} gives of a value of {@code len} bytes. */
+    private static long[] span(long len, long start, long end) {
         if (start < 0 && end < 0 && start > end) {
-            return new byte[0];
+            return new long[] {0, 0};
         }
         if (start < 0) {
             start = len + start;
@@ -302,9 +326,9 @@ final class StringCommands {
             end = len - 1;
         }
         if (start > end || len == 0) {
-            return new byte[0];
+            return new long[] {0, 0};
         }
-        return Arrays.copyOfRange(v, (int) start, (int) end + 1);
+        return new long[] {start, end + 1};
     }
 
     private static CompletableFuture<Reply> setrange(Invocation inv, Transaction tr) {
@@ -323,6 +347,9 @@ final class StringCommands {
             if (patch.length > 0 && offset > StringValues.MAX_STRING - patch.length) {
                 throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
             }
+            if ((m != null && m.isObject()) || offset + patch.length > StringValues.INLINE_MAX) {
+                return setrangeLarge(inv, tr, m, offset, patch);
+            }
             CompletableFuture<byte[]> current = m == null ? CompletableFuture.completedFuture(new byte[0]) : StringValues.read(tr, inv.server().keys(), inv.db(), m);
             return current.thenApply(v -> {
                 if (patch.length == 0) {
@@ -336,6 +363,24 @@ final class StringCommands {
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis()));
                 return Reply.integer(out.length);
             });
+        });
+    }
+
+    /**
+     * SETRANGE on a large value, or one that becomes large: only the chunks the patch covers
+     * are written (the zeros before it are not stored), so an offset of 500 MB costs what an
+     * offset of 0 does.
+     */
+    private static CompletableFuture<Reply> setrangeLarge(Invocation inv, Transaction tr, KeyMeta m, long offset, byte[] patch) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        if (patch.length == 0) {
+            return StringValues.length(tr, keys(inv), db, m).thenApply(Reply::integer);
+        }
+        StringValues.checkWritable(patch.length);
+        return StringValues.asObject(tr, keys(inv), db, key, m).thenCompose(object -> {
+            keys(inv).touch(tr, db, key);
+            return StringValues.writeAt(tr, keys(inv), db, object, offset, patch).thenApply(Reply::integer);
         });
     }
 

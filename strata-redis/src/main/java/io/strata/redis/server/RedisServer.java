@@ -31,6 +31,7 @@ import io.strata.redis.commands.CommandGroups;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RespDecoder;
 import io.strata.redis.pubsub.ChannelKind;
 import io.strata.redis.pubsub.PubSub;
@@ -88,7 +89,10 @@ public final class RedisServer implements AutoCloseable {
     private final MonitorFeed monitors = new MonitorFeed();
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    /** How often abandoned staged values are looked for; their lease is 60 s. */
+    private static final long LARGE_VALUE_CLEANUP_SECONDS = 30;
     private KeyStore keys;
+    private LargeValues largeValues;
     private BlockedClients blocked;
     private AccessControl acl;
     private ExpiryCycle expiryCycle;
@@ -124,6 +128,7 @@ public final class RedisServer implements AutoCloseable {
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
         keys = new KeyStore(keyspace);
+        largeValues = new LargeValues(database, keyspace);
         blocked = new BlockedClients(database, keys, stats, executor::errorReply);
         pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
@@ -178,6 +183,8 @@ public final class RedisServer implements AutoCloseable {
         }, "acl-pubsub-default");
         boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
         boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
+        // Values a crashed server was staging (LargeValues): cleared once their lease has ended.
+        boss.scheduleWithFixedDelay(() -> largeValues.cleanup(), 0, LARGE_VALUE_CLEANUP_SECONDS, TimeUnit.SECONDS);
     }
 
     private void accept(SocketChannel ch) {
@@ -281,6 +288,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public KeyStore keys() {
             return keys;
+        }
+
+        @Override
+        public LargeValues largeValues() {
+            return largeValues;
         }
 
         @Override
