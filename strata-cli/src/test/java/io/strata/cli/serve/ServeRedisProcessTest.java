@@ -2,7 +2,11 @@ package io.strata.cli.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -11,7 +15,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * {@code strata serve redis} as a process: acknowledged writes survive {@code kill -9}, SIGTERM
- * stops it cleanly, and a second server on the same directory is refused.
+ * stops it cleanly, 10,000 idle connections are held, and a second server on the same
+ * directory is refused.
  */
 class ServeRedisProcessTest {
     @TempDir
@@ -59,6 +64,51 @@ class ServeRedisProcessTest {
         }
         try (ServerProcess again = ServerProcess.start(dir.resolve("db")); Jedis j = new Jedis("127.0.0.1", again.port)) {
             assertThat(j.get("k")).isEqualTo("v");
+        }
+    }
+
+    /**
+     * Redis's default maxclients is 10,000: that many idle connections are held (the server is
+     * a process of its own, so each side has its own descriptors), the next is refused with
+     * Redis's error, and the connections already open are served as before.
+     */
+    @Test
+    void tenThousandIdleConnectionsAreHeldAndTheNextIsRefused() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try (ServerProcess server = ServerProcess.start(dir.resolve("db"))) {
+            for (int i = 0; i < 9_999; i++) {
+                idle.add(new Socket("127.0.0.1", server.port));
+            }
+            try (Jedis active = new Jedis("127.0.0.1", server.port, 60_000)) {
+                assertThat(active.ping()).isEqualTo("PONG");
+                String clients = "";
+                // A connect() returns once the kernel queued the connection; the server accepts it a little later.
+                for (long deadline = System.nanoTime() + 60_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
+                    clients = active.info("clients");
+                    if (clients.contains("connected_clients:10000\r\n")) {
+                        break;
+                    }
+                }
+                assertThat(clients).contains("connected_clients:10000\r\n");
+
+                try (Socket refused = new Socket("127.0.0.1", server.port)) {
+                    refused.setSoTimeout(30_000);
+                    assertThat(new String(refused.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
+                            .isEqualTo("-ERR max number of clients reached\r\n");
+                }
+                for (Socket s : List.of(idle.get(0), idle.get(5_000), idle.get(9_998))) {
+                    s.setSoTimeout(30_000);
+                    s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+                    byte[] reply = new byte[7];
+                    assertThat(s.getInputStream().readNBytes(reply, 0, 7)).isEqualTo(7);
+                    assertThat(new String(reply, StandardCharsets.US_ASCII)).isEqualTo("+PONG\r\n");
+                }
+                assertThat(active.set("still", "served")).isEqualTo("OK");
+            }
+        } finally {
+            for (Socket s : idle) {
+                s.close();
+            }
         }
     }
 
