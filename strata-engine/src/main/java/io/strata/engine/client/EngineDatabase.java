@@ -133,6 +133,11 @@ public final class EngineDatabase implements Database {
         return completion == Completion.FDB_JAVA ? MarshalledFuture.of(f, executor) : f;
     }
 
+    /** Whether futures are handed back complete when the engine knows the answer ({@link Completion#IMMEDIATE}). */
+    boolean completesImmediately() {
+        return completion == Completion.IMMEDIATE;
+    }
+
     /** As {@link #handOut}, for a future the transaction shares among calls: cancelling what is handed out leaves it alone. */
     <T> CompletableFuture<T> handOutShared(CompletableFuture<T> f, Executor executor) {
         return completion == Completion.FDB_JAVA ? MarshalledFuture.ofShared(f, executor) : f;

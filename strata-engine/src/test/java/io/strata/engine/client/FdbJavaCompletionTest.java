@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -273,6 +274,28 @@ class FdbJavaCompletionTest {
         }
         try (Database opted = Strata.builder().completeLikeFdbJava().inMemory()) {
             assertThat(((EngineDatabase) opted).completion()).isEqualTo(Completion.FDB_JAVA);
+        }
+    }
+
+    @Test
+    void underImmediateCompletionAReadOnlyCommitsNextStageRunsOnTheCallersThread() {
+        load("k");
+        Thread caller = Thread.currentThread();
+        try (Transaction tr = setup.createTransaction()) {
+            tr.get(b("k")).join();
+            CompletableFuture<Void> commit = tr.commit();
+            assertThat(commit).as("read-only: answered at once").isCompleted();
+            AtomicReference<Thread> ranOn = new AtomicReference<>();
+            commit.thenRun(() -> ranOn.set(Thread.currentThread())).join();
+            assertThat(ranOn.get()).as("no hop to the executor").isSameAs(caller);
+        }
+        String onThread = setup.runAsync(t -> t.get(b("k")).thenApply(v -> "read"))
+                .thenApply(v -> Thread.currentThread() == caller ? "caller" : Thread.currentThread().getName()).join();
+        assertThat(onThread).as("runAsync of reads completes without a hop").isEqualTo("caller");
+        try (Transaction tr = db.createTransaction()) {
+            tr.options().setReadYourWritesDisable();
+            assertThat(tr.commit()).as("fdb-java's completion still hands it to the executor").isNotDone();
+            queue.runQueued();
         }
     }
 
