@@ -28,9 +28,12 @@ import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
 import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
+import io.strata.redis.config.ConfigException;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.keyspace.KeyspaceEvents;
 import io.strata.redis.protocol.RespDecoder;
 import io.strata.redis.pubsub.ChannelKind;
 import io.strata.redis.pubsub.PubSub;
@@ -123,9 +126,12 @@ public final class RedisServer implements AutoCloseable {
 
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
-        keys = new KeyStore(keyspace);
-        blocked = new BlockedClients(database, keys, stats, executor::errorReply);
         pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
+        KeyspaceEvents events = new KeyspaceEvents(pubsub::announce);
+        enableEvents(events);
+        settings.onChange(s -> enableEvents(events), "notify-keyspace-events");
+        keys = new KeyStore(keyspace, events);
+        blocked = new BlockedClients(database, keys, stats, executor::errorReply);
         CommandGroups.registerAll(commands);
         acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
                 settings.redisConfig().requirepass());
@@ -178,6 +184,16 @@ public final class RedisServer implements AutoCloseable {
         }, "acl-pubsub-default");
         boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
         boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Applies {@code notify-keyspace-events} (CONFIG SET takes effect for every connection at once). */
+    private String enableEvents(KeyspaceEvents events) {
+        try {
+            events.enable(NotifyKeyspaceEvents.flags(settings.get("notify-keyspace-events")));
+            return null;
+        } catch (ConfigException e) {
+            return e.getMessage();
+        }
     }
 
     private void accept(SocketChannel ch) {
