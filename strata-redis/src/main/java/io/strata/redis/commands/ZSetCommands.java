@@ -6,6 +6,7 @@ import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -142,10 +143,11 @@ final class ZSetCommands {
                 })).thenCompose(ignored -> {
                     if (added.get() + updated.get() > 0) {
                         inv.server().keys().touch(tr, inv.db(), key);
+                        inv.notify(tr, NotifyKeyspaceEvents.ZSET, f.incr() ? "zincr" : "zadd", key);
                     }
                     if (!z.exists() && added.get() == 0) {
                         // Nothing was added to a set created for this command: it must not stay empty.
-                        return ZSets.settle(inv, tr, key, set).thenApply(v -> (Object) null);
+                        return ZSets.settle(inv, tr, key, set, null).thenApply(v -> (Object) null);
                     }
                     return CompletableFuture.completedFuture(null);
                 }).thenApply(ignored -> {
@@ -183,7 +185,7 @@ final class ZSetCommands {
                 }
                 removed.incrementAndGet();
                 return z.set().remove(tr, m, old);
-            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null) : ZSets.settle(inv, tr, key, z))
+            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null) : ZSets.settle(inv, tr, key, z, "zrem"))
                     .thenApply(ignored -> Reply.integer(removed.get()));
         });
     }

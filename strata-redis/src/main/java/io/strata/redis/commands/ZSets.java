@@ -2,6 +2,7 @@ package io.strata.redis.commands;
 
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.ObjectRef;
@@ -46,11 +47,18 @@ final class ZSets {
         });
     }
 
-    /** After removals: deletes the key if the set is empty (Redis keeps no empty set), else marks it changed. */
-    static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z) {
+    /**
+     * After removals: publishes {@code event} (unless null), then deletes the key if the set is
+     * empty (Redis keeps no empty set) and publishes {@code del}, else marks it changed.
+     */
+    static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z, String event) {
         return z.set().count(tr).thenAccept(n -> {
+            if (event != null) {
+                inv.notify(tr, NotifyKeyspaceEvents.ZSET, event, key);
+            }
             if (n == 0) {
                 inv.server().keys().delete(tr, inv.db(), key, z.meta());
+                inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
             } else {
                 inv.server().keys().touch(tr, inv.db(), key);
             }
