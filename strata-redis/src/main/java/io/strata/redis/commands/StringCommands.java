@@ -1,6 +1,7 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.EXPIRED;
 import static io.strata.redis.config.NotifyKeyspaceEvents.GENERIC;
 import static io.strata.redis.config.NotifyKeyspaceEvents.KEY_MISS;
 import static io.strata.redis.config.NotifyKeyspaceEvents.NEW;
@@ -129,7 +130,8 @@ final class StringCommands {
                     return setnx ? Reply.ZERO : get ? Reply.bulk(prev) : Reply.NULL_BULK;
                 }
                 long at = keepTtl && old != null ? old.expireAtMillis() : expireAt;
-                if (at != 0 && at <= inv.now()) {
+                boolean alreadyExpired = at != 0 && at <= inv.now();
+                if (alreadyExpired) {
                     // An expiry already past: Redis stores, then the key expires; here it is deleted at once.
                     if (old != null) {
                         keys(inv).delete(tr, db, key, old);
@@ -142,6 +144,10 @@ final class StringCommands {
                 inv.notify(tr, STRING, "set", key);
                 if (expireAt != 0) {
                     inv.notify(tr, GENERIC, "expire", key);
+                }
+                if (alreadyExpired) {
+                    // Redis keeps the key until its expiry is noticed, which publishes expired.
+                    inv.notify(tr, EXPIRED, "expired", key);
                 }
                 if (setnx) {
                     return Reply.ONE;

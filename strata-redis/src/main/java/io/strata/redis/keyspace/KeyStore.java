@@ -92,6 +92,9 @@ public final class KeyStore {
      * notifying (OBJECT, MEMORY USAGE) with {@link #peek}.
      */
     public CompletableFuture<KeyMeta> get(ReadTransaction tr, int db, byte[] key, long now) {
+        if (!events.enabled(NotifyKeyspaceEvents.KEY_MISS)) {
+            return peek(tr, db, key, now);
+        }
         return peek(tr, db, key, now).thenApply(m -> {
             if (m == null && tr instanceof Transaction writable) {
                 events.notify(writable, NotifyKeyspaceEvents.KEY_MISS, "keymiss", db, key);
