@@ -298,7 +298,10 @@ class KeyspaceNotificationsTest extends SharedServerTestSupport {
         assertThatThrownBy(() -> jedis.lpush("str", "x")).isInstanceOf(JedisDataException.class);
         assertThatThrownBy(() -> jedis.incr("str")).isInstanceOf(JedisDataException.class);
         assertThatThrownBy(() -> jedis.rename("missing", "x")).isInstanceOf(JedisDataException.class);
+        // A member too long for a key is refused before the new set is created.
+        assertThatThrownBy(() -> jedis.zadd("z", 1, "m".repeat(20_000))).isInstanceOf(JedisDataException.class);
         assertThat(c.silentFor(200)).isTrue();
+        assertThat(jedis.exists("z")).isFalse();
     }
 
     @Test

@@ -100,10 +100,14 @@ final class ZSetCommands {
             if (!z.exists() && f.xx()) {
                 return CompletableFuture.completedFuture(f.incr() ? Reply.NULL_BULK : Reply.ZERO);
             }
-            CompletableFuture<ZSets.Opened> open = z.exists() ? CompletableFuture.completedFuture(z) : ZSets.create(inv, tr, key, null);
+            CompletableFuture<ZSets.Opened> open = z.exists() ? CompletableFuture.completedFuture(z) : ZSets.allocate(inv, tr);
             return open.thenCompose(set -> {
                 for (byte[] m : members) {
                     set.set().checkMember(m);
+                }
+                if (!z.exists()) {
+                    // Created only once the members passed: a refused ZADD leaves no key (and no event).
+                    ZSets.install(inv, tr, key, null, set);
                 }
                 AtomicLong added = new AtomicLong();
                 AtomicLong updated = new AtomicLong();

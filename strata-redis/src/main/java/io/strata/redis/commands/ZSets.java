@@ -39,12 +39,24 @@ final class ZSets {
 
     /** A new, empty sorted set at {@code key} (replacing {@code old}, any type, when given). */
     static CompletableFuture<Opened> create(Invocation inv, Transaction tr, byte[] key, KeyMeta old) {
+        return allocate(inv, tr).thenApply(z -> {
+            install(inv, tr, key, old, z);
+            return z;
+        });
+    }
+
+    /** A new sorted set not yet at any key: checks can run on it before {@link #install} writes. */
+    static CompletableFuture<Opened> allocate(Invocation inv, Transaction tr) {
         KeyStore keys = inv.server().keys();
         return keys.newObjectId(tr).thenApply(id -> {
             KeyMeta meta = new KeyMeta(RedisType.ZSET, KeyMeta.OBJECT, 0, ObjectRef.payload(id, new byte[0]));
-            keys.put(tr, inv.db(), key, old, meta);
             return new Opened(meta, new ZSetObject(keys.objectOf(inv.db(), meta)));
         });
+    }
+
+    /** Puts an {@link #allocate}d set at {@code key}, replacing {@code old} (null: the key is created). */
+    static void install(Invocation inv, Transaction tr, byte[] key, KeyMeta old, Opened z) {
+        inv.server().keys().put(tr, inv.db(), key, old, z.meta());
     }
 
     /**
