@@ -19,6 +19,11 @@ import java.util.concurrent.CompletableFuture;
  * one deletes it first ({@link #getForWrite}), as Redis's {@code expireIfNeeded} does, so the
  * expired value's elements never leak into the new one.
  *
+ * <p>Keyspace events ({@link KeyspaceEvents}): the store publishes those that happen below
+ * the commands — {@code new} when {@link #put} creates a key, {@code expired} when an expired
+ * key is deleted ({@link #expire}), {@code keymiss} when a read lookup ({@link #get}) misses —
+ * in the caller's transaction; commands publish their own events after their changes.
+ *
  * <p>Counters: each database's key count and count of keys with an expiry move by atomic
  * ADD in the same transaction as the change, so they never need a scan and never conflict.
  *
