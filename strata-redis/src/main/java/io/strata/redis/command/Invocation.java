@@ -86,8 +86,8 @@ public final class Invocation {
      * {@code NotifyKeyspaceEvents} bit) for {@code key} of the selected database, in the
      * command's transaction; does nothing when that class is off.
      */
-    public void notify(com.apple.foundationdb.Transaction tr, int type, String event, byte[] key) {
-        server.keys().events().notify(tr, type, event, db(), key);
+    public void keyspaceEvent(com.apple.foundationdb.Transaction tr, int type, String event, byte[] key) {
+        server.keys().events().publish(tr, type, event, db(), key);
     }
 
     public double doubleArg(int i) {

@@ -90,7 +90,7 @@ final class BitCommands {
                     byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
                     Bits.set(updated, offset, (int) on);
                     inv.await(StringValues.write(tr, keys(inv), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
-                    inv.notify(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
                     return Reply.integer(previous);
                 }));
     }
@@ -278,11 +278,11 @@ final class BitCommands {
                     if (result.length == 0) {
                         if (old != null) {
                             keys(inv).delete(tr, db, dest, old);
-                            inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", dest);
+                            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", dest);
                         }
                     } else {
                         inv.await(StringValues.write(tr, keys(inv), db, dest, old, result, 0));
-                        inv.notify(tr, NotifyKeyspaceEvents.STRING, "set", dest);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "set", dest);
                     }
                     return Reply.integer(result.length);
                 });

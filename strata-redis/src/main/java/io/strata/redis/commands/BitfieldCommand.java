@@ -75,8 +75,9 @@ final class BitfieldCommand {
                         inv.await(StringValues.write(tr, inv.server().keys(), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
                     }
                     if (changes[0] > 0) {
-                        // As Redis: one event when a SET or INCRBY was carried out on a string it created or grew, or changed bits.
-                        inv.notify(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
+                        // As Redis: one event when a SET or INCRBY was carried out on a string it
+                        // created or grew, or changed bits.
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
                     }
                     return reply;
                 }));
@@ -106,8 +107,9 @@ final class BitfieldCommand {
                 continue;
             }
             Bits.setInteger(value, op.offset(), op.bits(), outcome.result());
-            long now = op.signed() ? Bits.getSigned(value, op.offset(), op.bits()) : Bits.getUnsigned(value, op.offset(), op.bits());
-            if (dirty || now != old) {
+            long written = op.signed() ? Bits.getSigned(value, op.offset(), op.bits())
+                    : Bits.getUnsigned(value, op.offset(), op.bits());
+            if (dirty || written != old) {
                 changes[0]++;
             }
             replies.add(Reply.integer(incr ? outcome.result() : old));

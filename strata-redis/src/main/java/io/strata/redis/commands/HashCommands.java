@@ -72,7 +72,7 @@ final class HashCommands {
                     : countAbsent(tr, HashKeys.open(inv, meta), values.keySet());
             return added.thenCompose(n -> HashKeys.write(inv, tr, meta, values, n)
                     .thenApply(ignored -> {
-                        inv.notify(tr, HASH, "hset", inv.arg(1));
+                        inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
                         return hmset ? Reply.OK : Reply.integer(n);
                     }));
         });
@@ -99,7 +99,7 @@ final class HashCommands {
             return exists.thenCompose(present -> present
                     ? CompletableFuture.completedFuture(Reply.ZERO)
                     : HashKeys.write(inv, tr, meta, field, value, true).thenApply(ignored -> {
-                        inv.notify(tr, HASH, "hset", inv.arg(1));
+                        inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
                         return Reply.ONE;
                     }));
         });
@@ -155,10 +155,10 @@ final class HashCommands {
                 if (present.isEmpty()) {
                     return Reply.ZERO;
                 }
-                inv.notify(tr, HASH, "hdel", inv.arg(1));
+                inv.keyspaceEvent(tr, HASH, "hdel", inv.arg(1));
                 if (n == present.size()) {
                     inv.server().keys().delete(tr, inv.db(), inv.arg(1), meta);
-                    inv.notify(tr, GENERIC, "del", inv.arg(1));
+                    inv.keyspaceEvent(tr, GENERIC, "del", inv.arg(1));
                 } else {
                     present.forEach(f -> h.remove(tr, f));
                     h.addToSize(tr, -present.size());
@@ -221,7 +221,7 @@ final class HashCommands {
             long sum = old + by;
             byte[] text = Long.toString(sum).getBytes(StandardCharsets.US_ASCII);
             return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> {
-                inv.notify(tr, HASH, "hincrby", inv.arg(1));
+                inv.keyspaceEvent(tr, HASH, "hincrby", inv.arg(1));
                 return Reply.integer(sum);
             });
         }));
@@ -248,7 +248,7 @@ final class HashCommands {
             }
             byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
             return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> {
-                inv.notify(tr, HASH, "hincrbyfloat", inv.arg(1));
+                inv.keyspaceEvent(tr, HASH, "hincrbyfloat", inv.arg(1));
                 return Reply.bulk(text);
             });
         }));

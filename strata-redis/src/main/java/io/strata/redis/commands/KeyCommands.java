@@ -73,7 +73,7 @@ final class KeyCommands {
             // The events in the order of the arguments, whatever order the reads completed in.
             for (int i = 0; i < distinct.size(); i++) {
                 if (deleted.get(i).join()) {
-                    inv.notify(tr, GENERIC, "del", distinct.get(i));
+                    inv.keyspaceEvent(tr, GENERIC, "del", distinct.get(i));
                 }
             }
             return reply;
@@ -150,10 +150,10 @@ final class KeyCommands {
             }
             if (at <= inv.now()) {
                 keys(inv).delete(tr, db, key, m);
-                inv.notify(tr, GENERIC, "del", key);
+                inv.keyspaceEvent(tr, GENERIC, "del", key);
             } else {
                 keys(inv).put(tr, db, key, m, m.withExpiry(at));
-                inv.notify(tr, GENERIC, "expire", key);
+                inv.keyspaceEvent(tr, GENERIC, "expire", key);
             }
             return Reply.ONE;
         });
@@ -183,7 +183,7 @@ final class KeyCommands {
                 return Reply.ZERO;
             }
             keys(inv).put(tr, db, key, m, m.withExpiry(0));
-            inv.notify(tr, GENERIC, "persist", key);
+            inv.keyspaceEvent(tr, GENERIC, "persist", key);
             return Reply.ONE;
         });
     }
@@ -212,11 +212,11 @@ final class KeyCommands {
             keys(inv).detach(tr, db, from, m);
             if (existing != null) {
                 // Redis deletes the old destination and creates the key anew.
-                inv.notify(tr, NEW, "new", to);
+                inv.keyspaceEvent(tr, NEW, "new", to);
             }
             keys(inv).put(tr, db, to, existing, m);
-            inv.notify(tr, GENERIC, "rename_from", from);
-            inv.notify(tr, GENERIC, "rename_to", to);
+            inv.keyspaceEvent(tr, GENERIC, "rename_from", from);
+            inv.keyspaceEvent(tr, GENERIC, "rename_to", to);
             return nx ? Reply.ONE : Reply.OK;
         });
     }

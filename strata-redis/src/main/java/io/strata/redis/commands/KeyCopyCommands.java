@@ -117,10 +117,10 @@ final class KeyCopyCommands {
     /** Writes COPY's destination and its events: Redis deletes a replaced destination and creates the key anew. */
     private static void putCopy(Invocation inv, Transaction tr, int toDb, byte[] target, KeyMeta existing, KeyMeta copy) {
         if (existing != null) {
-            keys(inv).events().notify(tr, NEW, "new", toDb, target);
+            keys(inv).events().publish(tr, NEW, "new", toDb, target);
         }
         keys(inv).put(tr, toDb, target, existing, copy);
-        keys(inv).events().notify(tr, GENERIC, "copy_to", toDb, target);
+        keys(inv).events().publish(tr, GENERIC, "copy_to", toDb, target);
     }
 
     private static CompletableFuture<Reply> move(Invocation inv, Transaction tr) {
@@ -147,8 +147,8 @@ final class KeyCopyCommands {
                     }
                     keys(inv).detach(tr, srcDb, key, m);
                     keys(inv).put(tr, dstDb, key, null, m);
-                    keys(inv).events().notify(tr, GENERIC, "move_from", srcDb, key);
-                    keys(inv).events().notify(tr, GENERIC, "move_to", dstDb, key);
+                    keys(inv).events().publish(tr, GENERIC, "move_from", srcDb, key);
+                    keys(inv).events().publish(tr, GENERIC, "move_to", dstDb, key);
                     return Reply.ONE;
                 });
             });

@@ -259,10 +259,10 @@ final class ListValue {
     void save(String... events) {
         boolean deleted = save();
         for (String event : events) {
-            keys.events().notify(tr, NotifyKeyspaceEvents.LIST, event, db, key);
+            keys.events().publish(tr, NotifyKeyspaceEvents.LIST, event, db, key);
         }
         if (deleted) {
-            keys.events().notify(tr, NotifyKeyspaceEvents.GENERIC, "del", db, key);
+            keys.events().publish(tr, NotifyKeyspaceEvents.GENERIC, "del", db, key);
         }
     }
 

@@ -144,7 +144,7 @@ final class SetAlgebraCommands {
                             }
                             keys.put(tr, db, destination, old, meta);
                             // The event is the command's name: sinterstore, sunionstore or sdiffstore.
-                            inv.notify(tr, NotifyKeyspaceEvents.SET, inv.spec().name(), destination);
+                            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, inv.spec().name(), destination);
                             return Reply.integer(size);
                         }));
             });
@@ -155,7 +155,7 @@ final class SetAlgebraCommands {
     private static Reply replaceWithEmpty(Invocation inv, Transaction tr, byte[] destination, KeyMeta old) {
         if (old != null) {
             keys(inv).delete(tr, inv.db(), destination, old);
-            inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
+            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
         }
         return Reply.ZERO;
     }

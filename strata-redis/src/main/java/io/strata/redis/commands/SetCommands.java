@@ -80,7 +80,7 @@ final class SetCommands {
                 SetValues.interner(inv).internAll(tr, members).thenCompose(memberIds ->
                         addIds(inv, tr, key, meta, memberIds)).thenApply(added -> {
                             if (added > 0) {
-                                inv.notify(tr, SET, "sadd", key);
+                                inv.keyspaceEvent(tr, SET, "sadd", key);
                             }
                             return Reply.integer(added);
                         }));
@@ -161,7 +161,7 @@ final class SetCommands {
                                     .thenCompose(ignored -> addIds(inv, tr, to, target, id))
                                     .thenApply(added -> {
                                         if (added > 0) {
-                                            inv.notify(tr, SET, "sadd", to);
+                                            inv.keyspaceEvent(tr, SET, "sadd", to);
                                         }
                                         return Reply.ONE;
                                     });

@@ -93,15 +93,15 @@ final class SetRandomCommands {
             if (count >= size) {
                 return set.toBitmap(tr).thenCompose(bitmap -> {
                     keys(inv).delete(tr, inv.db(), key, meta);
-                    inv.notify(tr, NotifyKeyspaceEvents.SET, "spop", key);
-                    inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, "spop", key);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
                     return SetValues.strings(inv, tr, bitmap);
                 });
             }
             long[] ranks = RandomRanks.distinct(ThreadLocalRandom.current(), size, Math.toIntExact(count));
             return set.select(tr, ranks).thenCompose(picked -> set.removeAll(tr, picked).thenCompose(removed -> {
                 keys(inv).touch(tr, inv.db(), key);
-                inv.notify(tr, NotifyKeyspaceEvents.SET, "spop", key);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, "spop", key);
                 return SetValues.strings(inv, tr, picked);
             }));
         });

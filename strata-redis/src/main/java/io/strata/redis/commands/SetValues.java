@@ -178,10 +178,10 @@ final class SetValues {
      */
     static CompletableFuture<Void> afterRemoval(Invocation inv, Transaction tr, byte[] key, KeyMeta meta, String event) {
         return ids(inv, meta).cardinality(tr).thenAccept(n -> {
-            inv.notify(tr, NotifyKeyspaceEvents.SET, event, key);
+            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, event, key);
             if (n == 0) {
                 keys(inv).delete(tr, inv.db(), key, meta);
-                inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
             } else {
                 keys(inv).touch(tr, inv.db(), key);
             }

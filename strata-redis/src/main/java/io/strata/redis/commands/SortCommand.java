@@ -142,13 +142,13 @@ final class SortCommand {
             if (elements.isEmpty()) {
                 if (old != null) {
                     keys.delete(tr, db, destination, old);
-                    inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
                 }
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
             return CollectionTypes.storeList(tr, keys, db, destination, old, elements)
                     .thenApply(ignored -> {
-                        inv.notify(tr, NotifyKeyspaceEvents.LIST, "sortstore", destination);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.LIST, "sortstore", destination);
                         return Reply.integer(elements.size());
                     });
         });

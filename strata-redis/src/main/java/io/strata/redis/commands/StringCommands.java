@@ -121,7 +121,7 @@ final class StringCommands {
             }
             if (get && old == null) {
                 // Redis reads the old value as GET does: a miss.
-                inv.notify(tr, KEY_MISS, "keymiss", key);
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", key);
             }
             CompletableFuture<byte[]> previous = get && old != null ? StringValues.read(tr, inv.server().keys(), inv.db(), old) : CompletableFuture.completedFuture(null);
             return previous.thenApply(prev -> {
@@ -136,18 +136,18 @@ final class StringCommands {
                     if (old != null) {
                         keys(inv).delete(tr, db, key, old);
                     } else {
-                        inv.notify(tr, NEW, "new", key);
+                        inv.keyspaceEvent(tr, NEW, "new", key);
                     }
                 } else {
                     inv.await(StringValues.write(tr, keys(inv), db, key, old, value, at));
                 }
-                inv.notify(tr, STRING, "set", key);
+                inv.keyspaceEvent(tr, STRING, "set", key);
                 if (expireAt != 0) {
-                    inv.notify(tr, GENERIC, "expire", key);
+                    inv.keyspaceEvent(tr, GENERIC, "expire", key);
                 }
                 if (alreadyExpired) {
                     // Redis keeps the key until its expiry is noticed, which publishes expired.
-                    inv.notify(tr, EXPIRED, "expired", key);
+                    inv.keyspaceEvent(tr, EXPIRED, "expired", key);
                 }
                 if (setnx) {
                     return Reply.ONE;
@@ -166,12 +166,12 @@ final class StringCommands {
     private static CompletableFuture<Reply> getdel(Invocation inv, Transaction tr) {
         return keys(inv).getForWrite(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m -> {
             if (m == null) {
-                inv.notify(tr, KEY_MISS, "keymiss", inv.arg(1));
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", inv.arg(1));
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
             return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 keys(inv).delete(tr, inv.db(), inv.arg(1), m);
-                inv.notify(tr, GENERIC, "del", inv.arg(1));
+                inv.keyspaceEvent(tr, GENERIC, "del", inv.arg(1));
                 return Reply.bulk(v);
             });
         });
@@ -201,21 +201,21 @@ final class StringCommands {
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
             if (m == null) {
-                inv.notify(tr, KEY_MISS, "keymiss", key);
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", key);
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
             return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 if (u != null) {
                     if (at <= inv.now()) {
                         keys(inv).delete(tr, db, key, m);
-                        inv.notify(tr, GENERIC, "del", key);
+                        inv.keyspaceEvent(tr, GENERIC, "del", key);
                     } else {
                         keys(inv).put(tr, db, key, m, m.withExpiry(at));
-                        inv.notify(tr, GENERIC, "expire", key);
+                        inv.keyspaceEvent(tr, GENERIC, "expire", key);
                     }
                 } else if (p && m.hasExpiry()) {
                     keys(inv).put(tr, db, key, m, m.withExpiry(0));
-                    inv.notify(tr, GENERIC, "persist", key);
+                    inv.keyspaceEvent(tr, GENERIC, "persist", key);
                 }
                 return Reply.bulk(v);
             });
@@ -276,7 +276,7 @@ final class StringCommands {
                 if (written.add(k)) {
                     inv.await(StringValues.write(tr, keys(inv), db, k.array(), old.get(k), pairs.get(k), 0));
                 }
-                inv.notify(tr, STRING, "set", inv.arg(i));
+                inv.keyspaceEvent(tr, STRING, "set", inv.arg(i));
             }
             return nx ? Reply.ONE : Reply.OK;
         });
@@ -296,7 +296,7 @@ final class StringCommands {
                 byte[] joined = Arrays.copyOf(v, v.length + tail.length);
                 System.arraycopy(tail, 0, joined, v.length, tail.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis()));
-                inv.notify(tr, STRING, "append", key);
+                inv.keyspaceEvent(tr, STRING, "append", key);
                 return Reply.integer(joined.length);
             });
         });
@@ -372,7 +372,7 @@ final class StringCommands {
                 byte[] out = Arrays.copyOf(v, (int) length);
                 System.arraycopy(patch, 0, out, (int) offset, patch.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis()));
-                inv.notify(tr, STRING, "setrange", key);
+                inv.keyspaceEvent(tr, STRING, "setrange", key);
                 return Reply.integer(out.length);
             });
         });
@@ -399,7 +399,7 @@ final class StringCommands {
                 long now = old + by;
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, Long.toString(now).getBytes(StandardCharsets.US_ASCII),
                         m == null ? 0 : m.expireAtMillis()));
-                inv.notify(tr, STRING, "incrby", key);
+                inv.keyspaceEvent(tr, STRING, "incrby", key);
                 return Reply.integer(now);
             });
         });
@@ -427,7 +427,7 @@ final class StringCommands {
                 }
                 byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis()));
-                inv.notify(tr, STRING, "incrbyfloat", key);
+                inv.keyspaceEvent(tr, STRING, "incrbyfloat", key);
                 return Reply.bulk(text);
             });
         });

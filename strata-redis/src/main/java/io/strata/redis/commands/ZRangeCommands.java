@@ -223,7 +223,7 @@ final class ZRangeCommands {
             if (elements.isEmpty()) {
                 if (old != null) {
                     inv.server().keys().delete(tr, inv.db(), dst, old);
-                    inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", dst);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", dst);
                 }
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
@@ -231,7 +231,7 @@ final class ZRangeCommands {
                     e -> z.set().put(tr, ZSetObject.memberOf(e), null, ZSetObject.scoreOf(e))))
                     .thenApply(ignored -> {
                         // The event is the command's name: zrangestore, zunionstore, zinterstore or zdiffstore.
-                        inv.notify(tr, NotifyKeyspaceEvents.ZSET, inv.spec().name(), dst);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, inv.spec().name(), dst);
                         return Reply.integer(elements.size());
                     });
         });

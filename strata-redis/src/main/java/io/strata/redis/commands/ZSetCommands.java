@@ -147,7 +147,7 @@ final class ZSetCommands {
                 })).thenCompose(ignored -> {
                     if (added.get() + updated.get() > 0) {
                         inv.server().keys().touch(tr, inv.db(), key);
-                        inv.notify(tr, NotifyKeyspaceEvents.ZSET, f.incr() ? "zincr" : "zadd", key);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, f.incr() ? "zincr" : "zadd", key);
                     }
                     if (!z.exists() && added.get() == 0) {
                         // Nothing was added to a set created for this command: it must not stay empty.
@@ -189,7 +189,8 @@ final class ZSetCommands {
                 }
                 removed.incrementAndGet();
                 return z.set().remove(tr, m, old);
-            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null) : ZSets.settle(inv, tr, key, z, "zrem"))
+            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null)
+                    : ZSets.settle(inv, tr, key, z, "zrem"))
                     .thenApply(ignored -> Reply.integer(removed.get()));
         });
     }

@@ -66,11 +66,11 @@ final class ZSets {
     static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z, String event) {
         return z.set().count(tr).thenAccept(n -> {
             if (event != null) {
-                inv.notify(tr, NotifyKeyspaceEvents.ZSET, event, key);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, event, key);
             }
             if (n == 0) {
                 inv.server().keys().delete(tr, inv.db(), key, z.meta());
-                inv.notify(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
             } else {
                 inv.server().keys().touch(tr, inv.db(), key);
             }

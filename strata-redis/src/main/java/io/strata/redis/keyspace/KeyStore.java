@@ -102,7 +102,7 @@ public final class KeyStore {
         }
         return peek(tr, db, key, now).thenApply(m -> {
             if (m == null && tr instanceof Transaction writable) {
-                events.notify(writable, NotifyKeyspaceEvents.KEY_MISS, "keymiss", db, key);
+                events.publish(writable, NotifyKeyspaceEvents.KEY_MISS, "keymiss", db, key);
             }
             return m;
         });
@@ -160,7 +160,7 @@ public final class KeyStore {
             }
         } else {
             tr.mutate(MutationType.ADD, keyspace.countKey(db), PLUS_ONE);
-            events.notify(tr, NotifyKeyspaceEvents.NEW, "new", db, key);
+            events.publish(tr, NotifyKeyspaceEvents.NEW, "new", db, key);
         }
         if (meta.hasExpiry() && (old == null || old.expireAtMillis() != meta.expireAtMillis())) {
             tr.set(keyspace.expiryKey(meta.expireAtMillis(), db, key), new byte[0]);
@@ -186,7 +186,7 @@ public final class KeyStore {
     /** Deletes a key whose expiry has passed (a write found it, or active expiry) and publishes {@code expired}. */
     public void expire(Transaction tr, int db, byte[] key, KeyMeta old) {
         delete(tr, db, key, old);
-        events.notify(tr, NotifyKeyspaceEvents.EXPIRED, "expired", db, key);
+        events.publish(tr, NotifyKeyspaceEvents.EXPIRED, "expired", db, key);
     }
 
     /**

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * {@code __keyspace@<db>__:<key>} (message: the event name) if {@code K} is set, then on
  * {@code __keyevent@<db>__:<event>} (message: the key) if {@code E} is set.
  *
- * <p>Commands call {@link #notify} inside their own transaction, after the change the event
+ * <p>Commands call {@link #publish} inside their own transaction, after the change the event
  * names: the messages are appended to the pub/sub queue in that transaction, so they are
  * delivered only if it commits, in commit order, to subscribers of every server process
  * sharing the database — never for a command that failed or an attempt that was retried.
@@ -48,7 +48,7 @@ public final class KeyspaceEvents {
     }
 
     /** Publishes event {@code event} of class {@code type} for {@code key} of database {@code db}, if enabled. */
-    public void notify(Transaction tr, int type, String event, int db, byte[] key) {
+    public void publish(Transaction tr, int type, String event, int db, byte[] key) {
         int f = flags;
         if ((f & type) == 0) {
             return;
