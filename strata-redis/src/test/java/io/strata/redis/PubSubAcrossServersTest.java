@@ -125,4 +125,35 @@ class PubSubAcrossServersTest {
             client.shutdown();
         }
     }
+
+    @Test
+    void keyspaceNotificationsOfOneServerReachPatternSubscribersOfTheOther() throws Exception {
+        onSecond.configSet("notify-keyspace-events", "KEA");
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + first.port());
+        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());
+        BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        try (StatefulRedisPubSubConnection<String, String> conn = client.connectPubSub()) {
+            conn.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    received.add(channel + " " + message);
+                }
+            });
+            conn.sync().psubscribe("__key*__:*");
+            onSecond.set("k", "v");
+            onSecond.lpush("l", "x");
+            // The first server's own setting is off: its writes publish nothing.
+            onFirst.set("quiet", "v");
+            onSecond.del("k");
+            List<String> got = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                got.add(received.poll(10, TimeUnit.SECONDS));
+            }
+            assertThat(got).containsExactly("__keyspace@0__:k set", "__keyevent@0__:set k",
+                    "__keyspace@0__:l lpush", "__keyevent@0__:lpush l", "__keyspace@0__:k del", "__keyevent@0__:del k");
+            assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        } finally {
+            client.shutdown();
+        }
+    }
 }

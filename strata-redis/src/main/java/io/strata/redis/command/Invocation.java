@@ -81,6 +81,15 @@ public final class Invocation {
         return Numbers.parseLong(args[i], error);
     }
 
+    /**
+     * Publishes keyspace event {@code event} of class {@code type} (a
+     * {@code NotifyKeyspaceEvents} bit) for {@code key} of the selected database, in the
+     * command's transaction; does nothing when that class is off.
+     */
+    public void keyspaceEvent(com.apple.foundationdb.Transaction tr, int type, String event, byte[] key) {
+        server.keys().events().publish(tr, type, event, db(), key);
+    }
+
     public double doubleArg(int i) {
         return Numbers.parseDouble(args[i], RedisException.NOT_FLOAT);
     }

@@ -6,6 +6,7 @@ import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.command.Numbers;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
@@ -92,6 +93,7 @@ final class BitCommands {
                     byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
                     Bits.set(updated, offset, (int) on);
                     inv.await(StringValues.write(tr, keys(inv), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
                     return Reply.integer(previous);
                 });
         });
@@ -114,6 +116,7 @@ final class BitCommands {
                     }
                     Bits.set(b, offset & 7, on);
                     keys(inv).touch(tr, db, key);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
                     return StringValues.writeAt(tr, keys(inv), db, object, byteIndex, b).thenApply(ignored -> Reply.integer(previous));
                 }));
     }
@@ -303,9 +306,11 @@ final class BitCommands {
                     if (result.length == 0) {
                         if (old != null) {
                             keys(inv).delete(tr, db, dest, old);
+                            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", dest);
                         }
                     } else {
                         inv.await(StringValues.write(tr, keys(inv), db, dest, old, result, 0));
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "set", dest);
                     }
                     return Reply.integer(result.length);
                 });

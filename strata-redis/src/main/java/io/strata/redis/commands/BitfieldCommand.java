@@ -5,6 +5,7 @@ import static io.strata.redis.command.CommandSpec.Kind.DATA;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.command.Numbers;
 import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
@@ -52,7 +53,7 @@ final class BitfieldCommand {
         if (!writes) {
             return inv.server().keys().get(tr, db, key, inv.now(), RedisType.STRING)
                     .thenCompose(m -> BitCommands.valueOf(inv, tr, m))
-                    .thenApply(v -> run(ops, v == null ? new byte[0] : v));
+                    .thenApply(v -> run(ops, v == null ? new byte[0] : v, false, new int[1]));
         }
         long highestBit = 0;
         for (Op op : ops) {
@@ -68,16 +69,26 @@ final class BitfieldCommand {
                     // As Redis, the key is created or padded up to the farthest bit written
                     // even if every write then fails its overflow check.
                     byte[] updated = Arrays.copyOf(old, (int) Math.max(old.length, needed));
-                    Reply reply = run(ops, updated);
+                    int[] changes = {0};
+                    Reply reply = run(ops, updated, m == null || old.length < needed, changes);
                     if (m == null || !Arrays.equals(old, updated)) {
                         inv.await(StringValues.write(tr, inv.server().keys(), db, key, m, updated, m == null ? 0 : m.expireAtMillis()));
+                    }
+                    if (changes[0] > 0) {
+                        // As Redis: one event when a SET or INCRBY was carried out on a string it
+                        // created or grew, or changed bits.
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
                     }
                     return reply;
                 }));
     }
 
-    /** Runs the operations on {@code value} in place; one reply per operation. */
-    private static Reply run(List<Op> ops, byte[] value) {
+    /**
+     * Runs the operations on {@code value} in place; one reply per operation. Counts in
+     * {@code changes[0]} the writes carried out that changed the field, or all of them when
+     * the string was created or grown ({@code dirty}), as Redis counts them.
+     */
+    private static Reply run(List<Op> ops, byte[] value, boolean dirty, int[] changes) {
         List<Reply> replies = new ArrayList<>(ops.size());
         for (Op op : ops) {
             long old = op.signed() ? Bits.getSigned(value, op.offset(), op.bits()) : Bits.getUnsigned(value, op.offset(), op.bits());
@@ -96,6 +107,11 @@ final class BitfieldCommand {
                 continue;
             }
             Bits.setInteger(value, op.offset(), op.bits(), outcome.result());
+            long written = op.signed() ? Bits.getSigned(value, op.offset(), op.bits())
+                    : Bits.getUnsigned(value, op.offset(), op.bits());
+            if (dirty || written != old) {
+                changes[0]++;
+            }
             replies.add(Reply.integer(incr ? outcome.result() : old));
         }
         return Reply.array(replies);

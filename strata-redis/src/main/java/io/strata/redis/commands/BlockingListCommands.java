@@ -83,7 +83,7 @@ final class BlockingListCommands {
                 return popOne(inv, tr, keys, from + 1, left, strict, passOver);
             }
             return list.pop(left, 1).thenApply(values -> {
-                list.save();
+                list.save(left ? "lpop" : "rpop");
                 return Reply.array(Reply.bulk(key), Reply.bulk(values.get(0)));
             });
         });

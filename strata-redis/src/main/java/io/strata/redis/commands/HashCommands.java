@@ -1,6 +1,8 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.GENERIC;
+import static io.strata.redis.config.NotifyKeyspaceEvents.HASH;
 
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
@@ -69,7 +71,10 @@ final class HashCommands {
                     ? CompletableFuture.completedFuture((long) values.size())
                     : countAbsent(tr, HashKeys.open(inv, meta), values.keySet());
             return added.thenCompose(n -> HashKeys.write(inv, tr, meta, values, n)
-                    .thenApply(ignored -> hmset ? Reply.OK : Reply.integer(n)));
+                    .thenApply(ignored -> {
+                        inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
+                        return hmset ? Reply.OK : Reply.integer(n);
+                    }));
         });
     }
 
@@ -93,7 +98,10 @@ final class HashCommands {
                     : HashKeys.open(inv, meta).existsForOverwrite(tr, field);
             return exists.thenCompose(present -> present
                     ? CompletableFuture.completedFuture(Reply.ZERO)
-                    : HashKeys.write(inv, tr, meta, field, value, true).thenApply(ignored -> Reply.ONE));
+                    : HashKeys.write(inv, tr, meta, field, value, true).thenApply(ignored -> {
+                        inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
+                        return Reply.ONE;
+                    }));
         });
     }
 
@@ -147,8 +155,10 @@ final class HashCommands {
                 if (present.isEmpty()) {
                     return Reply.ZERO;
                 }
+                inv.keyspaceEvent(tr, HASH, "hdel", inv.arg(1));
                 if (n == present.size()) {
                     inv.server().keys().delete(tr, inv.db(), inv.arg(1), meta);
+                    inv.keyspaceEvent(tr, GENERIC, "del", inv.arg(1));
                 } else {
                     present.forEach(f -> h.remove(tr, f));
                     h.addToSize(tr, -present.size());
@@ -210,7 +220,10 @@ final class HashCommands {
             }
             long sum = old + by;
             byte[] text = Long.toString(sum).getBytes(StandardCharsets.US_ASCII);
-            return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> Reply.integer(sum));
+            return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> {
+                inv.keyspaceEvent(tr, HASH, "hincrby", inv.arg(1));
+                return Reply.integer(sum);
+            });
         }));
     }
 
@@ -234,7 +247,10 @@ final class HashCommands {
                 throw new RedisException("ERR increment would produce NaN or Infinity");
             }
             byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
-            return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> Reply.bulk(text));
+            return HashKeys.write(inv, tr, meta, field, text, v == null).thenApply(ignored -> {
+                inv.keyspaceEvent(tr, HASH, "hincrbyfloat", inv.arg(1));
+                return Reply.bulk(text);
+            });
         }));
     }
 

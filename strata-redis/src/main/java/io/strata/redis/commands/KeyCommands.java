@@ -1,6 +1,8 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.GENERIC;
+import static io.strata.redis.config.NotifyKeyspaceEvents.NEW;
 
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Range;
@@ -50,6 +52,7 @@ final class KeyCommands {
     private static CompletableFuture<Reply> del(Invocation inv, Transaction tr) {
         int db = inv.db();
         List<CompletableFuture<Boolean>> deleted = new ArrayList<>();
+        List<byte[]> distinct = new ArrayList<>();
         // Each distinct key once: DEL a a counts a once.
         java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
         for (int i = 1; i < inv.argc(); i++) {
@@ -57,6 +60,7 @@ final class KeyCommands {
             if (!seen.add(java.nio.ByteBuffer.wrap(key))) {
                 continue;
             }
+            distinct.add(key);
             deleted.add(keys(inv).getForWrite(tr, db, key, inv.now()).thenApply(m -> {
                 if (m == null) {
                     return false;
@@ -65,7 +69,15 @@ final class KeyCommands {
                 return true;
             }));
         }
-        return countTrue(deleted);
+        return countTrue(deleted).thenApply(reply -> {
+            // The events in the order of the arguments, whatever order the reads completed in.
+            for (int i = 0; i < distinct.size(); i++) {
+                if (deleted.get(i).join()) {
+                    inv.keyspaceEvent(tr, GENERIC, "del", distinct.get(i));
+                }
+            }
+            return reply;
+        });
     }
 
     private static CompletableFuture<Reply> exists(Invocation inv, Transaction tr) {
@@ -138,8 +150,10 @@ final class KeyCommands {
             }
             if (at <= inv.now()) {
                 keys(inv).delete(tr, db, key, m);
+                inv.keyspaceEvent(tr, GENERIC, "del", key);
             } else {
                 keys(inv).put(tr, db, key, m, m.withExpiry(at));
+                inv.keyspaceEvent(tr, GENERIC, "expire", key);
             }
             return Reply.ONE;
         });
@@ -169,6 +183,7 @@ final class KeyCommands {
                 return Reply.ZERO;
             }
             keys(inv).put(tr, db, key, m, m.withExpiry(0));
+            inv.keyspaceEvent(tr, GENERIC, "persist", key);
             return Reply.ONE;
         });
     }
@@ -195,7 +210,13 @@ final class KeyCommands {
                 return Reply.ZERO;
             }
             keys(inv).detach(tr, db, from, m);
+            if (existing != null) {
+                // Redis deletes the old destination and creates the key anew.
+                inv.keyspaceEvent(tr, NEW, "new", to);
+            }
             keys(inv).put(tr, db, to, existing, m);
+            inv.keyspaceEvent(tr, GENERIC, "rename_from", from);
+            inv.keyspaceEvent(tr, GENERIC, "rename_to", to);
             return nx ? Reply.ONE : Reply.OK;
         });
     }

@@ -1,6 +1,8 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.GENERIC;
+import static io.strata.redis.config.NotifyKeyspaceEvents.NEW;
 
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
@@ -98,18 +100,27 @@ final class KeyCopyCommands {
                     return Invocation.done(Reply.ZERO);
                 }
                 if (!m.isObject()) {
-                    keys(inv).put(tr, toDb, target, existing, m);
+                    putCopy(inv, tr, toDb, target, existing, m);
                     return Invocation.done(Reply.ONE);
                 }
                 return keys(inv).newObjectId(tr).thenCompose(id -> {
                     KeyMeta copy = m.withPayload(ObjectRef.payload(id, ObjectRef.header(m)));
                     return copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(toDb, copy)).thenApply(n -> {
-                        keys(inv).put(tr, toDb, target, existing, copy);
+                        putCopy(inv, tr, toDb, target, existing, copy);
                         return Reply.ONE;
                     });
                 });
             });
         });
+    }
+
+    /** Writes COPY's destination and its events: Redis deletes a replaced destination and creates the key anew. */
+    private static void putCopy(Invocation inv, Transaction tr, int toDb, byte[] target, KeyMeta existing, KeyMeta copy) {
+        if (existing != null) {
+            keys(inv).events().publish(tr, NEW, "new", toDb, target);
+        }
+        keys(inv).put(tr, toDb, target, existing, copy);
+        keys(inv).events().publish(tr, GENERIC, "copy_to", toDb, target);
     }
 
     private static CompletableFuture<Reply> move(Invocation inv, Transaction tr) {
@@ -136,6 +147,8 @@ final class KeyCopyCommands {
                     }
                     keys(inv).detach(tr, srcDb, key, m);
                     keys(inv).put(tr, dstDb, key, null, m);
+                    keys(inv).events().publish(tr, GENERIC, "move_from", srcDb, key);
+                    keys(inv).events().publish(tr, GENERIC, "move_to", dstDb, key);
                     return Reply.ONE;
                 });
             });

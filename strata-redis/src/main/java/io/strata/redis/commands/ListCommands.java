@@ -68,7 +68,7 @@ final class ListCommands {
                 for (int i = 2; i < inv.argc(); i++) {
                     l.push(left, inv.arg(i));
                 }
-                l.save();
+                l.save(left ? "lpush" : "rpush");
                 return Reply.integer(l.length());
             });
         });
@@ -89,7 +89,7 @@ final class ListCommands {
                 return done(Reply.EMPTY_ARRAY);
             }
             return list.pop(left, count).thenApply(values -> {
-                list.save();
+                list.save(left ? "lpop" : "rpop");
                 return hasCount ? Reply.bulks(values) : Reply.bulk(values.get(0));
             });
         });
@@ -125,7 +125,7 @@ final class ListCommands {
                 throw new RedisException("ERR index out of range");
             }
             list.set(i, inv.arg(3));
-            list.save();
+            list.save("lset");
             return Reply.OK;
         });
     }
@@ -189,7 +189,7 @@ final class ListCommands {
                     return done(Reply.integer(-1));
                 }
                 return list.insert(after ? found[0] + 1 : found[0], inv.arg(4)).thenApply(v -> {
-                    list.save();
+                    list.save("linsert");
                     return Reply.integer(list.length());
                 });
             });
@@ -221,7 +221,7 @@ final class ListCommands {
                     java.util.Collections.reverse(matches);
                 }
                 return list.remove(matches).thenApply(v -> {
-                    list.save();
+                    list.save("lrem");
                     return Reply.integer(matches.size());
                 });
             });
@@ -241,7 +241,7 @@ final class ListCommands {
             } else {
                 list.trim(r[0], r[1]);
             }
-            list.save();
+            list.save("ltrim");
             return Reply.OK;
         });
     }
@@ -345,7 +345,8 @@ final class ListCommands {
             if (Arrays.equals(src, dst)) {
                 return source.pop(fromLeft, 1).thenApply(values -> {
                     source.push(toLeft, values.get(0));
-                    source.save();
+                    // Redis pushes onto the destination, then reports the pop.
+                    source.save(toLeft ? "lpush" : "rpush", fromLeft ? "lpop" : "rpop");
                     return values.get(0);
                 });
             }
@@ -355,8 +356,8 @@ final class ListCommands {
                 return target.thenCompose(destination -> source.pop(fromLeft, 1).thenApply(values -> {
                     byte[] v = values.get(0);
                     destination.push(toLeft, v);
-                    source.save();
-                    destination.save();
+                    destination.save(toLeft ? "lpush" : "rpush");
+                    source.save(fromLeft ? "lpop" : "rpop");
                     return v;
                 }));
             });
@@ -418,7 +419,7 @@ final class ListCommands {
                 return mpop(inv, tr, a, from + 1, strict, passOver);
             }
             return list.pop(a.left(), a.count()).thenApply(values -> {
-                list.save();
+                list.save(a.left() ? "lpop" : "rpop");
                 return Reply.array(Reply.bulk(key), Reply.bulks(values));
             });
         });

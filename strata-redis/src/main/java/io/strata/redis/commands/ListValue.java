@@ -2,6 +2,7 @@ package io.strata.redis.commands;
 
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.ObjectRef;
@@ -250,21 +251,38 @@ final class ListValue {
         });
     }
 
-    /** Writes the list's new header, or deletes the key if the list is empty now. */
-    void save() {
+    /**
+     * Saves as {@link #save()}, then publishes the list {@code events} (in order) and, when the
+     * list became empty and its key was deleted, {@code del}: the events Redis's list
+     * commands emit after a change.
+     */
+    void save(String... events) {
+        boolean deleted = save();
+        for (String event : events) {
+            keys.events().publish(tr, NotifyKeyspaceEvents.LIST, event, db, key);
+        }
+        if (deleted) {
+            keys.events().publish(tr, NotifyKeyspaceEvents.GENERIC, "del", db, key);
+        }
+    }
+
+    /** Writes the list's new header, or deletes the key if the list is empty now; true if it deleted the key. */
+    boolean save() {
         if (!changed) {
-            return;
+            return false;
         }
         if (length == 0) {
             if (old != null) {
                 keys.delete(tr, db, key, old);
+                return true;
             }
-            return;
+            return false;
         }
         byte[] header = new ListHeader(head, length).encode();
         KeyMeta meta = old == null
                 ? new KeyMeta(RedisType.LIST, KeyMeta.OBJECT, 0, ObjectRef.payload(objectId, header))
                 : ObjectRef.withHeader(old, header);
         keys.put(tr, db, key, old, meta);
+        return false;
     }
 }

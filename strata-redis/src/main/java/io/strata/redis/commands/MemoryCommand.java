@@ -58,7 +58,7 @@ final class MemoryCommand {
             }
         }
         byte[] key = inv.arg(2);
-        return inv.server().keys().get(tr, inv.db(), key, inv.now()).thenCompose(meta -> {
+        return inv.server().keys().peek(tr, inv.db(), key, inv.now()).thenCompose(meta -> {
             if (meta == null) {
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }

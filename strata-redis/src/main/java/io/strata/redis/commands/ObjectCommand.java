@@ -62,7 +62,7 @@ final class ObjectCommand {
         if (sub.equals("help")) {
             return Invocation.done(help());
         }
-        return inv.server().keys().get(tr, inv.db(), inv.arg(2), inv.now()).thenCompose(m -> {
+        return inv.server().keys().peek(tr, inv.db(), inv.arg(2), inv.now()).thenCompose(m -> {
             if (m == null) {
                 return Invocation.done(Reply.NULL_BULK);
             }

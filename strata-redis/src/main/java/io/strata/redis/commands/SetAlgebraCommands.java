@@ -9,6 +9,7 @@ import io.strata.layers.set.SetAlgebra;
 import io.strata.layers.set.SetOperation;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.RedisType;
@@ -142,6 +143,8 @@ final class SetAlgebraCommands {
                                 return replaceWithEmpty(inv, tr, destination, old);
                             }
                             keys.put(tr, db, destination, old, meta);
+                            // The event is the command's name: sinterstore, sunionstore or sdiffstore.
+                            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, inv.spec().name(), destination);
                             return Reply.integer(size);
                         }));
             });
@@ -152,6 +155,7 @@ final class SetAlgebraCommands {
     private static Reply replaceWithEmpty(Invocation inv, Transaction tr, byte[] destination, KeyMeta old) {
         if (old != null) {
             keys(inv).delete(tr, inv.db(), destination, old);
+            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
         }
         return Reply.ZERO;
     }

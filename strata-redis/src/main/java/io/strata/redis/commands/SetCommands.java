@@ -1,6 +1,7 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.SET;
 import static io.strata.redis.commands.SetValues.getForWrite;
 import static io.strata.redis.commands.SetValues.ids;
 import static io.strata.redis.commands.SetValues.keys;
@@ -77,7 +78,12 @@ final class SetCommands {
         byte[] key = inv.arg(1);
         return getForWrite(inv, tr, key).thenCompose(meta ->
                 SetValues.interner(inv).internAll(tr, members).thenCompose(memberIds ->
-                        addIds(inv, tr, key, meta, memberIds)).thenApply(Reply::integer));
+                        addIds(inv, tr, key, meta, memberIds)).thenApply(added -> {
+                            if (added > 0) {
+                                inv.keyspaceEvent(tr, SET, "sadd", key);
+                            }
+                            return Reply.integer(added);
+                        }));
     }
 
     /**
@@ -116,7 +122,7 @@ final class SetCommands {
                 long[] present = found.stream().filter(OptionalLong::isPresent).mapToLong(OptionalLong::getAsLong).toArray();
                 return ids(inv, meta).removeAll(tr, present).thenCompose(removed -> removed == 0
                         ? CompletableFuture.completedFuture(Reply.ZERO)
-                        : SetValues.afterRemoval(inv, tr, key, meta).thenApply(ignored -> Reply.integer(removed)));
+                        : SetValues.afterRemoval(inv, tr, key, meta, "srem").thenApply(ignored -> Reply.integer(removed)));
             });
         });
     }
@@ -151,9 +157,14 @@ final class SetCommands {
                             if (!removed) {
                                 return CompletableFuture.completedFuture(Reply.ZERO);
                             }
-                            return SetValues.afterRemoval(inv, tr, from, source)
+                            return SetValues.afterRemoval(inv, tr, from, source, "srem")
                                     .thenCompose(ignored -> addIds(inv, tr, to, target, id))
-                                    .thenApply(ignored -> Reply.ONE);
+                                    .thenApply(added -> {
+                                        if (added > 0) {
+                                            inv.keyspaceEvent(tr, SET, "sadd", to);
+                                        }
+                                        return Reply.ONE;
+                                    });
                         });
                     });
                 }));

@@ -7,6 +7,7 @@ import com.apple.foundationdb.Transaction;
 import io.strata.layers.set.RoaringSet;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -92,12 +93,15 @@ final class SetRandomCommands {
             if (count >= size) {
                 return set.toBitmap(tr).thenCompose(bitmap -> {
                     keys(inv).delete(tr, inv.db(), key, meta);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, "spop", key);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
                     return SetValues.strings(inv, tr, bitmap);
                 });
             }
             long[] ranks = RandomRanks.distinct(ThreadLocalRandom.current(), size, Math.toIntExact(count));
             return set.select(tr, ranks).thenCompose(picked -> set.removeAll(tr, picked).thenCompose(removed -> {
                 keys(inv).touch(tr, inv.db(), key);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, "spop", key);
                 return SetValues.strings(inv, tr, picked);
             }));
         });

@@ -5,6 +5,7 @@ import com.apple.foundationdb.Transaction;
 import io.strata.layers.interning.StringInterner;
 import io.strata.layers.set.RoaringSet;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.ObjectRef;
@@ -170,14 +171,17 @@ final class SetValues {
     }
 
     /**
-     * After members were removed from the set: deletes the key if it is now empty (Redis
-     * keeps no empty set), else marks it changed. Reads the counter serializably: a set
-     * another transaction refilled meanwhile must not be deleted.
+     * After members were removed from the set: publishes {@code event}, then deletes the key
+     * if it is now empty (Redis keeps no empty set) and publishes {@code del}, else marks it
+     * changed. Reads the counter serializably: a set another transaction refilled meanwhile
+     * must not be deleted.
      */
-    static CompletableFuture<Void> afterRemoval(Invocation inv, Transaction tr, byte[] key, KeyMeta meta) {
+    static CompletableFuture<Void> afterRemoval(Invocation inv, Transaction tr, byte[] key, KeyMeta meta, String event) {
         return ids(inv, meta).cardinality(tr).thenAccept(n -> {
+            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.SET, event, key);
             if (n == 0) {
                 keys(inv).delete(tr, inv.db(), key, meta);
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
             } else {
                 keys(inv).touch(tr, inv.db(), key);
             }

@@ -6,6 +6,7 @@ import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
@@ -141,11 +142,15 @@ final class SortCommand {
             if (elements.isEmpty()) {
                 if (old != null) {
                     keys.delete(tr, db, destination, old);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", destination);
                 }
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
             return CollectionTypes.storeList(tr, keys, db, destination, old, elements)
-                    .thenApply(ignored -> Reply.integer(elements.size()));
+                    .thenApply(ignored -> {
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.LIST, "sortstore", destination);
+                        return Reply.integer(elements.size());
+                    });
         });
     }
 }

@@ -1,6 +1,11 @@
 package io.strata.redis.commands;
 
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
+import static io.strata.redis.config.NotifyKeyspaceEvents.EXPIRED;
+import static io.strata.redis.config.NotifyKeyspaceEvents.GENERIC;
+import static io.strata.redis.config.NotifyKeyspaceEvents.KEY_MISS;
+import static io.strata.redis.config.NotifyKeyspaceEvents.NEW;
+import static io.strata.redis.config.NotifyKeyspaceEvents.STRING;
 
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
@@ -23,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The string commands of Redis 7.0 (the bit commands and LCS live in their own group). Each
- * runs in one transaction; every check comes before the first write.
+ * runs in one transaction; every check comes before the first write. Keyspace events follow
+ * Redis's {@code t_string.c}: {@code set}, {@code expire}, {@code setrange}, {@code incrby},
+ * {@code incrbyfloat}, {@code append}, {@code del} (GETDEL, GETEX in the past), {@code persist}.
  */
 final class StringCommands {
     private StringCommands() {
@@ -112,6 +119,10 @@ final class StringCommands {
             if (get && old != null && old.type() != RedisType.STRING) {
                 throw RedisException.wrongType();
             }
+            if (get && old == null) {
+                // Redis reads the old value as GET does: a miss.
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", key);
+            }
             CompletableFuture<byte[]> previous = get && old != null ? StringValues.read(tr, inv.server().keys(), inv.db(), old) : CompletableFuture.completedFuture(null);
             return previous.thenApply(prev -> {
                 boolean refused = (nx && old != null) || (xx && old == null);
@@ -119,13 +130,24 @@ final class StringCommands {
                     return setnx ? Reply.ZERO : get ? Reply.bulk(prev) : Reply.NULL_BULK;
                 }
                 long at = keepTtl && old != null ? old.expireAtMillis() : expireAt;
-                if (at != 0 && at <= inv.now()) {
-                    // An expiry already past: Redis stores then deletes at once.
+                boolean alreadyExpired = at != 0 && at <= inv.now();
+                if (alreadyExpired) {
+                    // An expiry already past: Redis stores, then the key expires; here it is deleted at once.
                     if (old != null) {
                         keys(inv).delete(tr, db, key, old);
+                    } else {
+                        inv.keyspaceEvent(tr, NEW, "new", key);
                     }
                 } else {
                     inv.await(StringValues.writeArgument(inv, tr, db, key, old, value, at));
+                }
+                inv.keyspaceEvent(tr, STRING, "set", key);
+                if (expireAt != 0) {
+                    inv.keyspaceEvent(tr, GENERIC, "expire", key);
+                }
+                if (alreadyExpired) {
+                    // Redis keeps the key until its expiry is noticed, which publishes expired.
+                    inv.keyspaceEvent(tr, EXPIRED, "expired", key);
                 }
                 if (setnx) {
                     return Reply.ONE;
@@ -144,10 +166,12 @@ final class StringCommands {
     private static CompletableFuture<Reply> getdel(Invocation inv, Transaction tr) {
         return keys(inv).getForWrite(tr, inv.db(), inv.arg(1), inv.now(), RedisType.STRING).thenCompose(m -> {
             if (m == null) {
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", inv.arg(1));
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
             return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 keys(inv).delete(tr, inv.db(), inv.arg(1), m);
+                inv.keyspaceEvent(tr, GENERIC, "del", inv.arg(1));
                 return Reply.bulk(v);
             });
         });
@@ -177,17 +201,21 @@ final class StringCommands {
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
             if (m == null) {
+                inv.keyspaceEvent(tr, KEY_MISS, "keymiss", key);
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
             return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
                 if (u != null) {
                     if (at <= inv.now()) {
                         keys(inv).delete(tr, db, key, m);
+                        inv.keyspaceEvent(tr, GENERIC, "del", key);
                     } else {
                         keys(inv).put(tr, db, key, m, m.withExpiry(at));
+                        inv.keyspaceEvent(tr, GENERIC, "expire", key);
                     }
                 } else if (p && m.hasExpiry()) {
                     keys(inv).put(tr, db, key, m, m.withExpiry(0));
+                    inv.keyspaceEvent(tr, GENERIC, "persist", key);
                 }
                 return Reply.bulk(v);
             });
@@ -237,9 +265,18 @@ final class StringCommands {
                     }
                 }
             }
+            // Each key is written once, with its last value; the events are one per pair, as Redis sets each pair in turn.
+            Map<java.nio.ByteBuffer, KeyMeta> old = new LinkedHashMap<>();
             for (int i = 0; i < keyList.size(); i++) {
-                byte[] key = keyList.get(i);
-                inv.await(StringValues.writeArgument(inv, tr, db, key, olds.get(i).join(), pairs.get(java.nio.ByteBuffer.wrap(key)), 0));
+                old.put(java.nio.ByteBuffer.wrap(keyList.get(i)), olds.get(i).join());
+            }
+            java.util.Set<java.nio.ByteBuffer> written = new java.util.HashSet<>();
+            for (int i = 1; i < inv.argc(); i += 2) {
+                java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(inv.arg(i));
+                if (written.add(k)) {
+                    inv.await(StringValues.writeArgument(inv, tr, db, k.array(), old.get(k), pairs.get(k), 0));
+                }
+                inv.keyspaceEvent(tr, STRING, "set", inv.arg(i));
             }
             return nx ? Reply.ONE : Reply.OK;
         });
@@ -262,6 +299,7 @@ final class StringCommands {
                 byte[] joined = Arrays.copyOf(v, v.length + tail.length);
                 System.arraycopy(tail, 0, joined, v.length, tail.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, joined, m == null ? 0 : m.expireAtMillis()));
+                inv.keyspaceEvent(tr, STRING, "append", key);
                 return Reply.integer(joined.length);
             });
         });
@@ -275,6 +313,7 @@ final class StringCommands {
                 throw new RedisException("ERR string exceeds maximum allowed size (proto-max-bulk-len)");
             }
             keys(inv).touch(tr, inv.db(), inv.arg(1));
+            inv.keyspaceEvent(tr, STRING, "append", inv.arg(1));
             return StringValues.append(tr, keys(inv), inv.db(), m, tail).thenApply(Reply::integer);
         });
     }
@@ -361,6 +400,7 @@ final class StringCommands {
                 byte[] out = Arrays.copyOf(v, (int) length);
                 System.arraycopy(patch, 0, out, (int) offset, patch.length);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, out, m == null ? 0 : m.expireAtMillis()));
+                inv.keyspaceEvent(tr, STRING, "setrange", key);
                 return Reply.integer(out.length);
             });
         });
@@ -380,6 +420,7 @@ final class StringCommands {
         StringValues.checkWritable(patch.length);
         return StringValues.asObject(tr, keys(inv), db, key, m).thenCompose(object -> {
             keys(inv).touch(tr, db, key);
+            inv.keyspaceEvent(tr, STRING, "setrange", key);
             return StringValues.writeAt(tr, keys(inv), db, object, offset, patch).thenApply(Reply::integer);
         });
     }
@@ -405,6 +446,7 @@ final class StringCommands {
                 long now = old + by;
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, Long.toString(now).getBytes(StandardCharsets.US_ASCII),
                         m == null ? 0 : m.expireAtMillis()));
+                inv.keyspaceEvent(tr, STRING, "incrby", key);
                 return Reply.integer(now);
             });
         });
@@ -432,6 +474,7 @@ final class StringCommands {
                 }
                 byte[] text = sum.toHumanString().getBytes(StandardCharsets.US_ASCII);
                 inv.await(StringValues.write(tr, keys(inv), db, key, m, text, m == null ? 0 : m.expireAtMillis()));
+                inv.keyspaceEvent(tr, STRING, "incrbyfloat", key);
                 return Reply.bulk(text);
             });
         });

@@ -7,6 +7,7 @@ import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -222,12 +223,17 @@ final class ZRangeCommands {
             if (elements.isEmpty()) {
                 if (old != null) {
                     inv.server().keys().delete(tr, inv.db(), dst, old);
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", dst);
                 }
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
             return ZSets.create(inv, tr, dst, old).thenCompose(z -> ZSets.sequentially(elements,
                     e -> z.set().put(tr, ZSetObject.memberOf(e), null, ZSetObject.scoreOf(e))))
-                    .thenApply(ignored -> Reply.integer(elements.size()));
+                    .thenApply(ignored -> {
+                        // The event is the command's name: zrangestore, zunionstore, zinterstore or zdiffstore.
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, inv.spec().name(), dst);
+                        return Reply.integer(elements.size());
+                    });
         });
     }
 
@@ -251,7 +257,9 @@ final class ZRangeCommands {
                 doomed = lex.empty() ? CompletableFuture.completedFuture(List.of()) : lexElements(tr, z.set(), lex, false);
             }
             return doomed.thenCompose(list -> ZSets.sequentially(list, e -> z.set().removeElement(tr, e))
-                    .thenCompose(ignored -> list.isEmpty() ? CompletableFuture.completedFuture(null) : ZSets.settle(inv, tr, key, z))
+                    .thenCompose(ignored -> list.isEmpty() ? CompletableFuture.completedFuture(null)
+                            // The event is the command's name: zremrangebyrank, zremrangebyscore or zremrangebylex.
+                            : ZSets.settle(inv, tr, key, z, inv.spec().name()))
                     .thenApply(ignored -> Reply.integer(list.size())));
         });
     }

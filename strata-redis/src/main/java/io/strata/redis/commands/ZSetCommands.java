@@ -6,6 +6,7 @@ import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -99,10 +100,14 @@ final class ZSetCommands {
             if (!z.exists() && f.xx()) {
                 return CompletableFuture.completedFuture(f.incr() ? Reply.NULL_BULK : Reply.ZERO);
             }
-            CompletableFuture<ZSets.Opened> open = z.exists() ? CompletableFuture.completedFuture(z) : ZSets.create(inv, tr, key, null);
+            CompletableFuture<ZSets.Opened> open = z.exists() ? CompletableFuture.completedFuture(z) : ZSets.allocate(inv, tr);
             return open.thenCompose(set -> {
                 for (byte[] m : members) {
                     set.set().checkMember(m);
+                }
+                if (!z.exists()) {
+                    // Created only once the members passed: a refused ZADD leaves no key (and no event).
+                    ZSets.install(inv, tr, key, null, set);
                 }
                 AtomicLong added = new AtomicLong();
                 AtomicLong updated = new AtomicLong();
@@ -142,10 +147,11 @@ final class ZSetCommands {
                 })).thenCompose(ignored -> {
                     if (added.get() + updated.get() > 0) {
                         inv.server().keys().touch(tr, inv.db(), key);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, f.incr() ? "zincr" : "zadd", key);
                     }
                     if (!z.exists() && added.get() == 0) {
                         // Nothing was added to a set created for this command: it must not stay empty.
-                        return ZSets.settle(inv, tr, key, set).thenApply(v -> (Object) null);
+                        return ZSets.settle(inv, tr, key, set, null).thenApply(v -> (Object) null);
                     }
                     return CompletableFuture.completedFuture(null);
                 }).thenApply(ignored -> {
@@ -183,7 +189,8 @@ final class ZSetCommands {
                 }
                 removed.incrementAndGet();
                 return z.set().remove(tr, m, old);
-            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null) : ZSets.settle(inv, tr, key, z))
+            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null)
+                    : ZSets.settle(inv, tr, key, z, "zrem"))
                     .thenApply(ignored -> Reply.integer(removed.get()));
         });
     }

@@ -2,6 +2,7 @@ package io.strata.redis.commands;
 
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.ObjectRef;
@@ -38,19 +39,38 @@ final class ZSets {
 
     /** A new, empty sorted set at {@code key} (replacing {@code old}, any type, when given). */
     static CompletableFuture<Opened> create(Invocation inv, Transaction tr, byte[] key, KeyMeta old) {
+        return allocate(inv, tr).thenApply(z -> {
+            install(inv, tr, key, old, z);
+            return z;
+        });
+    }
+
+    /** A new sorted set not yet at any key: checks can run on it before {@link #install} writes. */
+    static CompletableFuture<Opened> allocate(Invocation inv, Transaction tr) {
         KeyStore keys = inv.server().keys();
         return keys.newObjectId(tr).thenApply(id -> {
             KeyMeta meta = new KeyMeta(RedisType.ZSET, KeyMeta.OBJECT, 0, ObjectRef.payload(id, new byte[0]));
-            keys.put(tr, inv.db(), key, old, meta);
             return new Opened(meta, new ZSetObject(keys.objectOf(inv.db(), meta)));
         });
     }
 
-    /** After removals: deletes the key if the set is empty (Redis keeps no empty set), else marks it changed. */
-    static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z) {
+    /** Puts an {@link #allocate}d set at {@code key}, replacing {@code old} (null: the key is created). */
+    static void install(Invocation inv, Transaction tr, byte[] key, KeyMeta old, Opened z) {
+        inv.server().keys().put(tr, inv.db(), key, old, z.meta());
+    }
+
+    /**
+     * After removals: publishes {@code event} (unless null), then deletes the key if the set is
+     * empty (Redis keeps no empty set) and publishes {@code del}, else marks it changed.
+     */
+    static CompletableFuture<Void> settle(Invocation inv, Transaction tr, byte[] key, Opened z, String event) {
         return z.set().count(tr).thenAccept(n -> {
+            if (event != null) {
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, event, key);
+            }
             if (n == 0) {
                 inv.server().keys().delete(tr, inv.db(), key, z.meta());
+                inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
             } else {
                 inv.server().keys().touch(tr, inv.db(), key);
             }

@@ -51,11 +51,31 @@ public final class NotifyKeyspaceEvents {
         return flags;
     }
 
+    /**
+     * The value kept for the parameter: every class, in Redis's order. It keeps {@code n}
+     * next to {@code A}, which Redis's printing drops ({@link #printed}) though Redis still
+     * publishes {@code new} events: the kept value must say what the server does.
+     */
     static String canonical(String classes) throws ConfigException {
-        int f = flags(classes);
+        return text(flags(classes), true);
+    }
+
+    /** The value as Redis's CONFIG GET and CONFIG REWRITE print it: with {@code A}, no {@code n}. */
+    static String printed(String canonical) {
+        try {
+            return text(flags(canonical), false);
+        } catch (ConfigException e) {
+            return canonical;
+        }
+    }
+
+    private static String text(int f, boolean keepNewWithAll) {
         StringBuilder sb = new StringBuilder();
         if ((f & ALL) == ALL) {
             sb.append('A');
+            if (keepNewWithAll) {
+                append(sb, f, NEW, 'n');
+            }
         } else {
             append(sb, f, GENERIC, 'g');
             append(sb, f, STRING, '$');

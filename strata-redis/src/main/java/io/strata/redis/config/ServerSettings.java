@@ -158,7 +158,7 @@ public final class ServerSettings {
             if (GLOB_CHARACTERS.stream().noneMatch(pattern::contains)) {
                 ConfigParameter p = catalog.lookup(pattern);
                 if (p != null && !out.containsKey(pattern)) {
-                    out.put(pattern, values.get(p.name()));
+                    out.put(pattern, printed(p));
                 }
                 continue;
             }
@@ -169,7 +169,7 @@ public final class ServerSettings {
                     continue;
                 }
                 if (GlobPattern.matches(glob, e.getKey().getBytes(StandardCharsets.UTF_8), true)) {
-                    out.put(e.getKey(), values.get(p.name()));
+                    out.put(e.getKey(), printed(p));
                 }
             }
         }
@@ -263,10 +263,16 @@ public final class ServerSettings {
         for (ConfigParameter p : catalog.parameters()) {
             String v = values.get(p.name());
             if (!v.equals(p.defaultValue()) && !p.name().equals("dir")) {
-                out.put(p.name(), v);
+                out.put(p.name(), printed(p));
             }
         }
         return out;
+    }
+
+    /** A value as Redis prints it; only notify-keyspace-events is kept otherwise (see {@link NotifyKeyspaceEvents#canonical}). */
+    private String printed(ConfigParameter p) {
+        String v = values.get(p.name());
+        return p.name().equals("notify-keyspace-events") ? NotifyKeyspaceEvents.printed(v) : v;
     }
 
     private boolean protectedAllowed(boolean local) {

@@ -5,6 +5,7 @@ import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.layers.allocator.HighContentionAllocator;
 import io.strata.layers.interning.StringInterner;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,11 @@ import java.util.concurrent.CompletableFuture;
  * <p>Expired keys: a read treats a key whose expiry has passed as absent; a write that finds
  * one deletes it first ({@link #getForWrite}), as Redis's {@code expireIfNeeded} does, so the
  * expired value's elements never leak into the new one.
+ *
+ * <p>Keyspace events ({@link KeyspaceEvents}): the store publishes those that happen below
+ * the commands — {@code new} when {@link #put} creates a key, {@code expired} when an expired
+ * key is deleted ({@link #expire}), {@code keymiss} when a read lookup ({@link #get}) misses —
+ * in the caller's transaction; commands publish their own events after their changes.
  *
  * <p>Counters: each database's key count and count of keys with an expiry move by atomic
  * ADD in the same transaction as the change, so they never need a scan and never conflict.
@@ -38,6 +44,7 @@ public final class KeyStore {
     static final int MEMBER_SEQUENCE_BITS = 8;
 
     private final Keyspace keyspace;
+    private final KeyspaceEvents events;
     private final HighContentionAllocator objectIds;
     private volatile ChangeListener changeListener;
 
@@ -51,8 +58,18 @@ public final class KeyStore {
     }
     private final StringInterner members;
 
+    /** A store that publishes no keyspace events. */
     public KeyStore(Keyspace keyspace) {
+        this(keyspace, new KeyspaceEvents((tr, channel, message) -> { }));
+    }
+
+    /**
+     * A store that publishes through {@code events} what happens to keys below the commands:
+     * a key created ({@code new}) and a key deleted because it expired ({@code expired}).
+     */
+    public KeyStore(Keyspace keyspace, KeyspaceEvents events) {
         this.keyspace = keyspace;
+        this.events = events;
         this.objectIds = new HighContentionAllocator(keyspace.allocatorSubspace());
         this.members = StringInterner.sharded(keyspace.internerSubspace(), MEMBER_SEQUENCE_BITS,
                 64 - MEMBER_SEQUENCE_BITS, 0);
@@ -62,13 +79,37 @@ public final class KeyStore {
         return keyspace;
     }
 
+    /** The keyspace notifications commands publish their events through. */
+    public KeyspaceEvents events() {
+        return events;
+    }
+
     /** The key's metadata, expired or not; null when absent. */
     public CompletableFuture<KeyMeta> getRaw(ReadTransaction tr, int db, byte[] key) {
         return tr.get(keyspace.metaKey(db, key)).thenApply(v -> v == null ? null : KeyMeta.decode(v));
     }
 
-    /** The key's metadata if it exists and has not expired at {@code now}; else null. */
+    /**
+     * Redis's {@code lookupKeyRead}: the key's metadata if it exists and has not expired at
+     * {@code now}, else null — and a miss publishes {@code keymiss} when {@code tr} can write
+     * (a snapshot read cannot). Read commands and the source keys of store commands look keys
+     * up here; a write looks up with {@link #getForWrite}, and a lookup Redis makes without
+     * notifying (OBJECT, MEMORY USAGE) with {@link #peek}.
+     */
     public CompletableFuture<KeyMeta> get(ReadTransaction tr, int db, byte[] key, long now) {
+        if (!events.enabled(NotifyKeyspaceEvents.KEY_MISS)) {
+            return peek(tr, db, key, now);
+        }
+        return peek(tr, db, key, now).thenApply(m -> {
+            if (m == null && tr instanceof Transaction writable) {
+                events.publish(writable, NotifyKeyspaceEvents.KEY_MISS, "keymiss", db, key);
+            }
+            return m;
+        });
+    }
+
+    /** The key's metadata if it exists and has not expired at {@code now}; else null. Publishes nothing. */
+    public CompletableFuture<KeyMeta> peek(ReadTransaction tr, int db, byte[] key, long now) {
         return getRaw(tr, db, key).thenApply(m -> m == null || m.expiredAt(now) ? null : m);
     }
 
@@ -81,7 +122,7 @@ public final class KeyStore {
     public CompletableFuture<KeyMeta> getForWrite(Transaction tr, int db, byte[] key, long now) {
         return getRaw(tr, db, key).thenApply(m -> {
             if (m != null && m.expiredAt(now)) {
-                delete(tr, db, key, m);
+                expire(tr, db, key, m);
                 return null;
             }
             return m;
@@ -103,7 +144,8 @@ public final class KeyStore {
     /**
      * Writes the key's metadata, replacing {@code old} (what {@link #getForWrite} returned, or
      * null): moves its expiry index entry and its stamp. When {@code old} held another object,
-     * that object's elements are cleared.
+     * that object's elements are cleared. A null {@code old} means the key is created: the
+     * {@code new} event is published (callers replacing a live key must pass it).
      */
     public void put(Transaction tr, int db, byte[] key, KeyMeta old, KeyMeta meta) {
         if (old != null ? old.hasExpiry() != meta.hasExpiry() : meta.hasExpiry()) {
@@ -118,6 +160,7 @@ public final class KeyStore {
             }
         } else {
             tr.mutate(MutationType.ADD, keyspace.countKey(db), PLUS_ONE);
+            events.publish(tr, NotifyKeyspaceEvents.NEW, "new", db, key);
         }
         if (meta.hasExpiry() && (old == null || old.expireAtMillis() != meta.expireAtMillis())) {
             tr.set(keyspace.expiryKey(meta.expireAtMillis(), db, key), new byte[0]);
@@ -138,6 +181,12 @@ public final class KeyStore {
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
         touch(tr, db, key);
+    }
+
+    /** Deletes a key whose expiry has passed (a write found it, or active expiry) and publishes {@code expired}. */
+    public void expire(Transaction tr, int db, byte[] key, KeyMeta old) {
+        delete(tr, db, key, old);
+        events.publish(tr, NotifyKeyspaceEvents.EXPIRED, "expired", db, key);
     }
 
     /**

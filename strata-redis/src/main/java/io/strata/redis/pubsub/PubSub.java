@@ -176,6 +176,15 @@ public final class PubSub implements AutoCloseable {
         });
     }
 
+    /**
+     * A keyspace notification inside {@code tr}: appends the message to the channel's queue
+     * as {@link #publish} does, without counting its receivers (no one reads the count), so
+     * the command that announces reads nothing more and conflicts with nothing more.
+     */
+    public void announce(Transaction tr, byte[] channel, byte[] message) {
+        log.append(tr, ChannelKind.CHANNEL, channel, message);
+    }
+
     /** PUBSUB CHANNELS / SHARDCHANNELS: names with subscribers, matching {@code pattern} if not null. */
     public CompletableFuture<List<byte[]>> channels(ReadTransaction tr, ChannelKind kind, byte[] pattern) {
         return registry.active(tr, kind, pattern);

@@ -129,7 +129,7 @@ public final class ExpiryCycle implements AutoCloseable {
             each[i] = keys.getRaw(tr, entry.db(), entry.key()).thenAccept(meta -> {
                 if (meta != null && meta.expireAtMillis() == entry.atMillis()) {
                     if (meta.expiredAt(now)) {
-                        keys.delete(tr, entry.db(), entry.key(), meta);
+                        keys.expire(tr, entry.db(), entry.key(), meta);
                         synchronized (expired) {
                             expired[0]++;
                         }

@@ -28,9 +28,12 @@ import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
 import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
+import io.strata.redis.config.ConfigException;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.keyspace.KeyspaceEvents;
 import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RespDecoder;
 import io.strata.redis.pubsub.ChannelKind;
@@ -127,10 +130,13 @@ public final class RedisServer implements AutoCloseable {
 
     private void open() throws InterruptedException {
         Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
-        keys = new KeyStore(keyspace);
+        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
+        KeyspaceEvents events = new KeyspaceEvents(pubsub::announce);
+        enableEvents(events);
+        settings.onChange(s -> enableEvents(events), "notify-keyspace-events");
+        keys = new KeyStore(keyspace, events);
         largeValues = new LargeValues(database, keyspace);
         blocked = new BlockedClients(database, keys, stats, executor::errorReply);
-        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
         CommandGroups.registerAll(commands);
         acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
                 settings.redisConfig().requirepass());
@@ -185,6 +191,16 @@ public final class RedisServer implements AutoCloseable {
         boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
         // Values a crashed server was staging (LargeValues): cleared once their lease has ended.
         boss.scheduleWithFixedDelay(() -> largeValues.cleanup(), 0, LARGE_VALUE_CLEANUP_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Applies {@code notify-keyspace-events} (CONFIG SET takes effect for every connection at once). */
+    private String enableEvents(KeyspaceEvents events) {
+        try {
+            events.enable(NotifyKeyspaceEvents.flags(settings.get("notify-keyspace-events")));
+            return null;
+        } catch (ConfigException e) {
+            return e.getMessage();
+        }
     }
 
     private void accept(SocketChannel ch) {
