@@ -48,6 +48,11 @@ public final class ServeRedisCommand implements Callable<Integer> {
                     + "parameters (CONFIG REWRITE writes it back).")
     Path config;
 
+    @Option(names = "--user-namespaces",
+            description = "Give each ACL user but default a keyspace of its own (directory strata-redis/users/NAME): "
+                    + "users see only their own keys, databases and channels.")
+    boolean userNamespaces;
+
     @Override
     public Integer call() throws Exception {
         int choices = (memory ? 1 : 0) + (dir != null ? 1 : 0) + (clusterFile != null ? 1 : 0);
@@ -68,6 +73,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
         if (requirepass != null) {
             settings = settings.withRequirepass(requirepass);
         }
+        settings = settings.withUserNamespaces(userNamespaces);
         Database database;
         String where;
         if (memory) {

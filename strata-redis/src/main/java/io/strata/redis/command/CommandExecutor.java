@@ -138,7 +138,7 @@ public final class CommandExecutor {
             session.queue(args);
             return new Prepared(Reply.QUEUED, null, 0);
         }
-        return new Prepared(null, new Invocation(args, session, server, spec), startMillis);
+        return new Prepared(null, new Invocation(args, session, server.forSession(session), spec), startMillis);
     }
 
     /**
@@ -224,7 +224,7 @@ public final class CommandExecutor {
         return server.database().runAsync(tr -> {
             last[0] = tr;
             return work.apply(tr);
-        }).thenCompose(result -> server.blocked().afterCommit(last[0]).thenApply(ignored -> result));
+        }).thenCompose(result -> server.afterCommit(last[0]).thenApply(ignored -> result));
     }
 
     /**
@@ -274,7 +274,7 @@ public final class CommandExecutor {
                     return CompletableFuture.completedFuture(null);
                 }
                 CommandSpec spec = server.commands().resolve(args);
-                Invocation inv = new Invocation(args, session, server, spec);
+                Invocation inv = new Invocation(args, session, server.forSession(session), spec);
                 long start = System.nanoTime();
                 CompletableFuture<Reply> one = inv.execute(spec.kind() == CommandSpec.Kind.LOCAL ? null : tr);
                 return one.handle((reply, error) -> {

@@ -18,9 +18,11 @@ import java.util.Map;
  *     as INFO persistence reports it
  * @param parameters other {@code redis.conf} parameters by name, applied at start
  *     ({@code io.strata.redis.config.ConfigCatalog} lists them)
+ * @param userNamespaces whether each ACL user but {@code default} has a keyspace of its own
+ *     (kvdb's multi-tenancy; {@code --user-namespaces}); not a {@code redis.conf} parameter
  */
 public record RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds,
-                          String configFile, boolean durable, Map<String, String> parameters) {
+                          String configFile, boolean durable, Map<String, String> parameters, boolean userNamespaces) {
     public static final int MAX_DATABASES = 65_536;
 
     public RedisConfig {
@@ -38,7 +40,7 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
 
     /** The six core settings; no configuration file, durable, no other parameters. */
     public RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds) {
-        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of());
+        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of(), false);
     }
 
     /** Redis's defaults: 127.0.0.1:6379, no password, 16 databases, 10,000 clients, no idle timeout. */
@@ -47,41 +49,45 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
     }
 
     public RedisConfig withPort(int p) {
-        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
+        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withBind(String b) {
-        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
+        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withRequirepass(String p) {
-        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters);
+        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withDatabases(int d) {
-        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters);
+        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withMaxclients(int m) {
-        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters);
+        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withTimeout(int seconds) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withConfigFile(String file) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters, userNamespaces);
     }
 
     public RedisConfig withDurable(boolean d) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters, userNamespaces);
+    }
+
+    public RedisConfig withUserNamespaces(boolean on) {
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, on);
     }
 
     /** With one more {@code redis.conf} parameter (checked when the server starts). */
     public RedisConfig withParameter(String name, String value) {
         Map<String, String> p = new LinkedHashMap<>(parameters);
         p.put(name, value);
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p, userNamespaces);
     }
 }

@@ -1,6 +1,7 @@
 package io.strata.redis.command;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
 import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.config.ServerSettings;
@@ -9,6 +10,7 @@ import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.pubsub.PubSub;
 
 import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,6 +18,20 @@ import java.util.function.LongSupplier;
  * table, the settings, the clock, and the other connections.
  */
 public interface ServerContext {
+    /**
+     * What {@code session}'s commands see: this, or with {@code --user-namespaces} the same
+     * server with the keys, blocked clients and pub/sub of the session's user.
+     */
+    default ServerContext forSession(ClientSession session) {
+        return this;
+    }
+
+    /**
+     * Once {@code tr} has committed: serves the clients of this process blocked on keys it
+     * changed, in every namespace; completes when they are served.
+     */
+    CompletableFuture<Void> afterCommit(Transaction tr);
+
     Database database();
 
     KeyStore keys();

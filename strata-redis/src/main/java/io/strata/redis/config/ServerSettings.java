@@ -39,6 +39,7 @@ public final class ServerSettings {
     private final Map<String, Function<ServerSettings, String>> appliers = new HashMap<>();
     private final String configFile;
     private final boolean durable;
+    private final boolean userNamespaces;
     private volatile RedisConfig config;
     private volatile RespLimits limits;
     private volatile long slowlogSlowerThan;
@@ -54,6 +55,7 @@ public final class ServerSettings {
         this.catalog = ConfigCatalog.redis70();
         this.configFile = startup.configFile();
         this.durable = startup.durable();
+        this.userNamespaces = startup.userNamespaces();
         for (ConfigParameter p : catalog.parameters()) {
             values.put(p.name(), PINNED.getOrDefault(p.name(), p.defaultValue()));
         }
@@ -294,7 +296,7 @@ public final class ServerSettings {
         String pass = values.get("requirepass");
         config = new RedisConfig(values.get("bind"), Integer.parseInt(values.get("port")), pass.isEmpty() ? null : pass,
                 Integer.parseInt(values.get("databases")), (int) Math.min(Integer.MAX_VALUE, Long.parseLong(values.get("maxclients"))),
-                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of());
+                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces);
         slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
         slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
         limits = RespLimits.REDIS_DEFAULTS.withMaxBulkBytes(Long.parseLong(values.get("proto-max-bulk-len")))

@@ -1,6 +1,7 @@
 package io.strata.redis.server;
 
 import com.apple.foundationdb.Database;
+import com.apple.foundationdb.Transaction;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -15,7 +16,6 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.strata.layers.directory.StrataDirectoryLayer;
 import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
@@ -32,8 +32,6 @@ import io.strata.redis.config.ConfigException;
 import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.config.ServerSettings;
 import io.strata.redis.keyspace.KeyStore;
-import io.strata.redis.keyspace.Keyspace;
-import io.strata.redis.keyspace.KeyspaceEvents;
 import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RespDecoder;
 import io.strata.redis.pubsub.ChannelKind;
@@ -59,7 +57,8 @@ import java.util.stream.Collectors;
 /**
  * A Redis-compatible server over a FoundationDB {@link Database}: the embedded engine or a
  * real cluster, the server cannot tell. It keeps its data under the directory
- * {@code strata-redis} of the directory layer ({@link Keyspace} has the layout).
+ * {@code strata-redis} of the directory layer ({@code Keyspace} has the layout); with
+ * {@code --user-namespaces}, each ACL user's under its own directory ({@link Namespaces}).
  *
  * <p>Netty serves the connections (epoll where the platform has it, NIO elsewhere); each
  * connection's requests run in order ({@code ClientConnection}), each in a transaction of
@@ -75,13 +74,13 @@ import java.util.stream.Collectors;
 public final class RedisServer implements AutoCloseable {
     /** The directory the server's keys live in. */
     public static final List<String> DIRECTORY = List.of("strata-redis");
-    /** The keyspace area of pub/sub's queue and subscription counts. */
-    private static final char PUBSUB_AREA = 'p';
 
     private final Database database;
     private final LongSupplier clock;
     private final ServerSettings settings;
-    private final Context context = new Context();
+    private final Context context = new Context(null);
+    /** The contexts of the users' namespaces (--user-namespaces), one each. */
+    private final Map<Namespace, Context> scopedContexts = new ConcurrentHashMap<>();
     private final CommandTable commands = new CommandTable();
     private final CommandExecutor executor = new CommandExecutor(context);
     private final Map<Long, ClientConnection> connections = new ConcurrentHashMap<>();
@@ -94,12 +93,8 @@ public final class RedisServer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     /** How often abandoned staged values are looked for; their lease is 60 s. */
     private static final long LARGE_VALUE_CLEANUP_SECONDS = 30;
-    private KeyStore keys;
-    private LargeValues largeValues;
-    private BlockedClients blocked;
+    private Namespaces namespaces;
     private AccessControl acl;
-    private ExpiryCycle expiryCycle;
-    private PubSub pubsub;
     private InputBarrier inputBarrier;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
@@ -129,21 +124,18 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void open() throws InterruptedException {
-        Keyspace keyspace = new Keyspace(new StrataDirectoryLayer().createOrOpen(database, DIRECTORY).join());
-        pubsub = PubSub.start(database, keyspace.area(PUBSUB_AREA), () -> inputBarrier.await());
-        KeyspaceEvents events = new KeyspaceEvents(pubsub::announce);
-        enableEvents(events);
-        settings.onChange(s -> enableEvents(events), "notify-keyspace-events");
-        keys = new KeyStore(keyspace, events);
-        largeValues = new LargeValues(database, keyspace);
-        blocked = new BlockedClients(database, keys, stats, executor::errorReply);
+        Namespace main = openNamespace(DIRECTORY);
+        namespaces = new Namespaces(main, settings.redisConfig().userNamespaces(), path -> {
+            List<String> full = new ArrayList<>(DIRECTORY);
+            full.addAll(path);
+            return openNamespace(full);
+        });
+        settings.onChange(s -> enableEvents(), "notify-keyspace-events");
         CommandGroups.registerAll(commands);
-        acl = AccessControl.open(database, keyspace.area('u'), commands, clock, new AclClients(),
+        acl = AccessControl.open(database, main.keyspace.area('u'), commands, clock, new AclClients(),
                 settings.redisConfig().requirepass());
         acl.logMaxLength(settings.getLong("acllog-max-len"));
         acl.allChannelsByDefault(settings.get("acl-pubsub-default").equals("allchannels"));
-        expiryCycle = new ExpiryCycle(database, keys, clock, stats);
-        expiryCycle.start();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -190,13 +182,32 @@ public final class RedisServer implements AutoCloseable {
         boss.scheduleAtFixedRate(() -> stats.rates.sample(System.nanoTime()), 100, 100, TimeUnit.MILLISECONDS);
         boss.scheduleAtFixedRate(this::closeIdleClients, 1, 1, TimeUnit.SECONDS);
         // Values a crashed server was staging (LargeValues): cleared once their lease has ended.
-        boss.scheduleWithFixedDelay(() -> largeValues.cleanup(), 0, LARGE_VALUE_CLEANUP_SECONDS, TimeUnit.SECONDS);
+        boss.scheduleWithFixedDelay(() -> namespaces.all().forEach(n -> n.largeValues.cleanup()),
+                0, LARGE_VALUE_CLEANUP_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Applies {@code notify-keyspace-events} (CONFIG SET takes effect for every connection at once). */
-    private String enableEvents(KeyspaceEvents events) {
+    /** Opens a namespace, its keyspace events set as {@code notify-keyspace-events} says now. */
+    private Namespace openNamespace(List<String> path) {
+        Namespace n = Namespace.open(database, path, () -> inputBarrier.await(), clock, stats, executor::errorReply);
+        enableEvents(n);
+        return n;
+    }
+
+    /** Applies {@code notify-keyspace-events} to every namespace (CONFIG SET). */
+    private String enableEvents() {
+        for (Namespace n : namespaces.all()) {
+            String failure = enableEvents(n);
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return null;
+    }
+
+    private String enableEvents(Namespace n) {
         try {
-            events.enable(NotifyKeyspaceEvents.flags(settings.get("notify-keyspace-events")));
+            n.events.enable(NotifyKeyspaceEvents.flags(settings.get("notify-keyspace-events")));
             return null;
         } catch (ConfigException e) {
             return e.getMessage();
@@ -219,7 +230,7 @@ public final class RedisServer implements AutoCloseable {
             connections.remove(id);
             monitors.remove(id);
             openConnections.decrementAndGet();
-            pubsub.disconnected(session);
+            namespaces.disconnected(session);
         });
         connections.put(id, connection);
         ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
@@ -264,7 +275,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Active expiry (tests and DEBUG SET-ACTIVE-EXPIRE turn it off and on). */
     public ExpiryCycle expiryCycle() {
-        return expiryCycle;
+        return namespaces.main().expiry;
     }
 
     /** Stops listening, closes every connection, stops the expiry cycle and waits for the event loops to end. */
@@ -276,11 +287,8 @@ public final class RedisServer implements AutoCloseable {
         if (listeners != null) {
             listeners.closeAll();
         }
-        if (expiryCycle != null) {
-            expiryCycle.close();
-        }
-        if (pubsub != null) {
-            pubsub.close();
+        if (namespaces != null) {
+            namespaces.close();
         }
         if (workers != null) {
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -288,14 +296,43 @@ public final class RedisServer implements AutoCloseable {
         if (boss != null) {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        if (blocked != null) {
-            blocked.close();
+        if (namespaces != null) {
+            namespaces.closeBlockedClients();
         }
         stopped.complete(null);
     }
 
-    /** What commands see of the server. */
+    /**
+     * What commands see of the server: everything is the server's but the keys, blocked clients
+     * and pub/sub, which are the namespace's — the server's own, or (with --user-namespaces)
+     * the one of the user a connection is authenticated as ({@link #forSession}).
+     */
     private final class Context implements ServerContext {
+        /** Null for the server's own namespace, which exists only once the server has opened it. */
+        private final Namespace fixed;
+
+        Context(Namespace fixed) {
+            this.fixed = fixed;
+        }
+
+        private Namespace namespace() {
+            return fixed != null ? fixed : namespaces.main();
+        }
+
+        @Override
+        public ServerContext forSession(ClientSession session) {
+            if (!namespaces.perUser()) {
+                return this;
+            }
+            Namespace n = namespaces.of(session);
+            return n == namespaces.main() ? context : scopedContexts.computeIfAbsent(n, Context::new);
+        }
+
+        @Override
+        public CompletableFuture<Void> afterCommit(Transaction tr) {
+            return namespaces.afterCommit(tr);
+        }
+
         @Override
         public Database database() {
             return database;
@@ -303,12 +340,12 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public KeyStore keys() {
-            return keys;
+            return namespace().keys;
         }
 
         @Override
         public LargeValues largeValues() {
-            return largeValues;
+            return namespace().largeValues;
         }
 
         @Override
@@ -359,7 +396,7 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public BlockedClients blocked() {
-            return blocked;
+            return namespace().blocked;
         }
 
         @Override
@@ -369,7 +406,7 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public PubSub pubsub() {
-            return pubsub;
+            return namespace().pubsub;
         }
 
         @Override
@@ -420,6 +457,7 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public List<byte[]> subscriptions(ClientSession session, boolean patterns) {
+            PubSub pubsub = namespaces.of(session).pubsub;
             if (patterns) {
                 return pubsub.subscriptions(session, ChannelKind.PATTERN);
             }
