@@ -40,6 +40,30 @@ class InfoCommandTest {
         return m;
     }
 
+    private long changes() {
+        return Long.parseLong(fields(jedis.info("persistence")).get("rdb_changes_since_last_save"));
+    }
+
+    @Test
+    void changesSinceLastSaveCountCommittedChangesOnly() {
+        long start = changes();
+        jedis.setbit("bits", 0, false);
+        jedis.incr("n");
+        assertThat(changes()).as("a new key, an increment").isEqualTo(start + 2);
+        jedis.setbit("bits", 0, false);
+        jedis.get("n");
+        jedis.get("missing");
+        assertThat(changes()).as("no change, reads, a miss").isEqualTo(start + 2);
+        jedis.multi();
+        jedis.set("a", "1");
+        jedis.discard();
+        assertThat(changes()).as("a discarded MULTI").isEqualTo(start + 2);
+        jedis.save();
+        assertThat(changes()).isZero();
+        jedis.del("n", "nope");
+        assertThat(changes()).isEqualTo(1);
+    }
+
     @Test
     void defaultSectionsAreRedisDefaults() {
         String info = jedis.info();

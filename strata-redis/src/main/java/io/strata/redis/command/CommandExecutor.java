@@ -221,9 +221,20 @@ public final class CommandExecutor {
      */
     public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
         Transaction[] last = new Transaction[1];
+        ChangeCounter changes = server.stats().changes;
         return server.database().runAsync(tr -> {
+            if (last[0] != null) {
+                changes.abandoned(last[0]);
+            }
             last[0] = tr;
+            changes.begin(tr);
             return work.apply(tr);
+        }).whenComplete((result, failure) -> {
+            if (failure == null) {
+                changes.committed(last[0]);
+            } else {
+                changes.abandoned(last[0]);
+            }
         }).thenCompose(result -> server.afterCommit(last[0]).thenApply(ignored -> result));
     }
 

@@ -1,5 +1,6 @@
 package io.strata.redis.command;
 
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -87,6 +88,9 @@ public final class Invocation {
      * command's transaction; does nothing when that class is off.
      */
     public void keyspaceEvent(com.apple.foundationdb.Transaction tr, int type, String event, byte[] key) {
+        if (type != NotifyKeyspaceEvents.KEY_MISS) {
+            server.stats().changes.count(tr);
+        }
         server.keys().events().publish(tr, type, event, db(), key);
     }
 

@@ -18,6 +18,8 @@ public final class ServerStats {
     public final LongAdder commandsProcessed = new LongAdder();
     public final LongAdder rejectedConnections = new LongAdder();
     public final LongAdder expiredKeys = new LongAdder();
+    /** Changes committed since the last SAVE ({@code rdb_changes_since_last_save}). */
+    public final ChangeCounter changes = new ChangeCounter();
     public final LongAdder keyspaceHits = new LongAdder();
     public final LongAdder keyspaceMisses = new LongAdder();
     public final LongAdder totalErrorReplies = new LongAdder();

@@ -230,7 +230,7 @@ final class InfoSections {
         field("current_fork_perc", "0.00");
         field("current_save_keys_processed", 0);
         field("current_save_keys_total", 0);
-        field("rdb_changes_since_last_save", 0);
+        field("rdb_changes_since_last_save", server.stats().changes.sinceLastSave());
         field("rdb_bgsave_in_progress", 0);
         field("rdb_last_save_time", lastSave);
         field("rdb_last_bgsave_status", "ok");

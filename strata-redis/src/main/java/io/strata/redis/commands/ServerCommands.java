@@ -32,8 +32,14 @@ final class ServerCommands {
         });
         t.add("shutdown", -1, "admin noscript loading stale no_multi allow_busy", 0, 0, 0, "", LOCAL, (inv, tr) -> shutdown(inv));
         // Every acknowledged write is already durable: there is nothing to save.
-        t.add("save", 1, "admin noscript no_async_loading no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.OK));
-        t.add("bgsave", -1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL, (inv, tr) -> done(Reply.simple("Background saving started")));
+        t.add("save", 1, "admin noscript no_async_loading no_multi", 0, 0, 0, "", LOCAL, (inv, tr) -> {
+            inv.server().stats().changes.saved();
+            return done(Reply.OK);
+        });
+        t.add("bgsave", -1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL, (inv, tr) -> {
+            inv.server().stats().changes.saved();
+            return done(Reply.simple("Background saving started"));
+        });
         t.add("lastsave", 1, "loading stale fast", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> done(Reply.integer(inv.now() / 1000)));
         t.add("monitor", 1, "admin noscript loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> monitor(inv));
         t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
