@@ -54,9 +54,9 @@ class InfoCommandTest {
         jedis.get("n");
         jedis.get("missing");
         assertThat(changes()).as("no change, reads, a miss").isEqualTo(start + 2);
-        jedis.multi();
-        jedis.set("a", "1");
-        jedis.discard();
+        redis.clients.jedis.Transaction multi = jedis.multi();
+        multi.set("a", "1");
+        multi.discard();
         assertThat(changes()).as("a discarded MULTI").isEqualTo(start + 2);
         jedis.save();
         assertThat(changes()).isZero();
