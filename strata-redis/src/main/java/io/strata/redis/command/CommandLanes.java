@@ -98,7 +98,9 @@ public final class CommandLanes {
                 }
                 running = true;
             }
-            runBatches();
+            // Off the connection's I/O thread: with one I/O thread for every connection (Redis's
+            // io-threads 1), the lanes run in parallel on the database's threads.
+            server.database().getExecutor().execute(this::runBatches);
         }
 
         /** Runs batches until the queue is empty or a batch is still waiting for the database. */

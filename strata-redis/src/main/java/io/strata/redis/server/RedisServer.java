@@ -140,7 +140,10 @@ public final class RedisServer implements AutoCloseable {
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         boss = new MultiThreadIoEventLoopGroup(1, io);
-        workers = new MultiThreadIoEventLoopGroup(0, io);
+        // Redis's io-threads (default 1): one thread reads, decodes and answers every connection,
+        // so requests of different connections start in the order they arrived, as in Redis (a
+        // client blocked first is served first); commands themselves run on the engine's threads.
+        workers = new MultiThreadIoEventLoopGroup((int) settings.getLong("io-threads"), io);
         inputBarrier = new InputBarrier(workers);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, workers)
