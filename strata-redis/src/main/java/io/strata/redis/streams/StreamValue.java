@@ -1,0 +1,272 @@
+package io.strata.redis.streams;
+
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Tuple;
+import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.ObjectRef;
+import io.strata.redis.keyspace.RedisType;
+import io.strata.redis.protocol.RedisException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One stream as a command sees it inside its transaction: its metadata and header
+ * ({@link StreamHeader}), and its entries and consumer groups in its object subspace.
+ *
+ * <h2>Key layout</h2>
+ * <pre>
+ * P 'k' db key                        -&gt; KeyMeta: type stream, flag OBJECT, payload = object id
+ *                                       + {@link StreamHeader} (length, last-generated-id,
+ *                                       max-deleted-entry-id, entries-added)
+ * P 'o' db id ("e", id[16])           -&gt; an entry's fields and values ({@link StreamEntry})
+ * P 'o' db id ("g", group)            -&gt; a group ({@link GroupRecord}): last-delivered-id,
+ *                                       entries-read, PEL size, number of consumers
+ * P 'o' db id ("c", group, consumer)  -&gt; a consumer ({@link ConsumerRecord}): seen-time, PEL size
+ * P 'o' db id ("p", group, id[16])    -&gt; the group's PEL ({@link PendingEntry}): delivery time,
+ *                                       delivery count, owning consumer
+ * P 'o' db id ("q", group, consumer, id[16]) -&gt; empty: the consumer's own PEL, by ID
+ * </pre>
+ * Elements are tuple-encoded under the object (IDs as 16 big-endian bytes), so entries sit in
+ * ID order and XRANGE is a range read; groups, consumers and PELs in name and ID order, as
+ * Redis's radix trees list them. Sizes are kept in the records, so no command counts by
+ * scanning. A stream with no entries is kept (Redis keeps empty streams: XDEL and XTRIM
+ * may empty one, and XGROUP CREATE MKSTREAM makes one).
+ *
+ * <h2>Concurrency</h2>
+ * Every command reads the key's metadata serializably and every command that changes the
+ * stream writes it or moves its stamp ({@link KeyStore#touch}): two writers of one stream
+ * conflict on the metadata or on the records they both read and one retries, so the header's
+ * counts always match the entries. Readers (XRANGE, XREAD) read the metadata and the range
+ * they return, nothing else.
+ */
+public final class StreamValue {
+    static final String ENTRY = "e";
+    static final String GROUP = "g";
+    static final String CONSUMER = "c";
+    static final String PENDING = "p";
+    static final String CONSUMER_PENDING = "q";
+    /** FoundationDB's value limit bounds one entry. */
+    static final int MAX_ENTRY_BYTES = 100_000;
+
+    final Transaction tr;
+    final KeyStore keys;
+    final int db;
+    final byte[] key;
+    private final KeyMeta meta;
+    /** The metadata as read, null for a stream this command creates. */
+    private final KeyMeta old;
+    final Subspace object;
+    private StreamHeader header;
+    private final StreamHeader readHeader;
+
+    private StreamValue(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta meta, KeyMeta old, StreamHeader header) {
+        this.tr = tr;
+        this.keys = keys;
+        this.db = db;
+        this.key = key;
+        this.meta = meta;
+        this.old = old;
+        this.object = keys.objectOf(db, meta);
+        this.header = header;
+        this.readHeader = old == null ? null : header;
+    }
+
+    /** The stream at {@code key}, or null if absent; WRONGTYPE for another type. */
+    public static CompletableFuture<StreamValue> open(Transaction tr, KeyStore keys, int db, byte[] key, long now) {
+        return keys.get(tr, db, key, now, RedisType.STREAM).thenApply(m -> m == null ? null : of(tr, keys, db, key, m));
+    }
+
+    /** As {@link #open}, deleting the key first if it has expired (for commands that write). */
+    public static CompletableFuture<StreamValue> openForWrite(Transaction tr, KeyStore keys, int db, byte[] key, long now) {
+        return keys.getForWrite(tr, db, key, now, RedisType.STREAM).thenApply(m -> m == null ? null : of(tr, keys, db, key, m));
+    }
+
+    static StreamValue of(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta m) {
+        return new StreamValue(tr, keys, db, key, m, m, StreamHeader.decode(ObjectRef.header(m)));
+    }
+
+    /** A new empty stream at {@code key} (absent now), written by {@link #save}. */
+    public static CompletableFuture<StreamValue> create(Transaction tr, KeyStore keys, int db, byte[] key) {
+        return keys.newObjectId(tr).thenApply(id -> {
+            KeyMeta m = new KeyMeta(RedisType.STREAM, KeyMeta.OBJECT, 0, ObjectRef.payload(id, StreamHeader.EMPTY.encode()));
+            return new StreamValue(tr, keys, db, key, m, null, StreamHeader.EMPTY);
+        });
+    }
+
+    public StreamHeader header() {
+        return header;
+    }
+
+    void header(StreamHeader h) {
+        this.header = h;
+    }
+
+    public long length() {
+        return header.length();
+    }
+
+    /**
+     * Writes the metadata when the header changed or the stream is new, else only moves the
+     * key's stamp: called once by every command that changed the stream.
+     */
+    public void save() {
+        if (old == null || !header.equals(readHeader)) {
+            keys.put(tr, db, key, old, ObjectRef.withHeader(meta, header.encode()));
+        } else {
+            keys.touch(tr, db, key);
+        }
+    }
+
+    // ---- keys of the object
+
+    byte[] elementKey(Object... parts) {
+        return object.pack(Tuple.from(parts));
+    }
+
+    Range elementRange(Object... prefix) {
+        return object.range(Tuple.from(prefix));
+    }
+
+    private byte[] entryKey(StreamId id) {
+        return elementKey(ENTRY, id.encode());
+    }
+
+    private StreamId idOfEntryKey(byte[] k) {
+        return StreamId.decode(object.unpack(k).getBytes(1));
+    }
+
+    /** Keys from {@code from} to {@code to}, both inclusive. */
+    private Range entries(StreamId from, StreamId to) {
+        byte[] end = entryKey(to);
+        return new Range(entryKey(from), Arrays.copyOf(end, end.length + 1));
+    }
+
+    // ---- entries
+
+    StreamEntry entryOf(KeyValue kv) {
+        return new StreamEntry(idOfEntryKey(kv.getKey()), StreamEntry.decodeFields(kv.getValue()));
+    }
+
+    /**
+     * Entries from {@code from} to {@code to} (inclusive), at most {@code count} (0: all), in
+     * ID order or reversed.
+     */
+    public CompletableFuture<List<StreamEntry>> range(StreamId from, StreamId to, long count, boolean reverse) {
+        if (from.compareTo(to) > 0) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        int limit = count <= 0 || count > Integer.MAX_VALUE ? 0 : (int) count;
+        return tr.getRange(entries(from, to), limit, reverse).asList().thenApply(kvs -> {
+            List<StreamEntry> out = new ArrayList<>(kvs.size());
+            for (KeyValue kv : kvs) {
+                out.add(entryOf(kv));
+            }
+            return out;
+        });
+    }
+
+    /** The entry {@code id}, or null. */
+    public CompletableFuture<StreamEntry> entry(StreamId id) {
+        return tr.get(entryKey(id)).thenApply(v -> v == null ? null : new StreamEntry(id, StreamEntry.decodeFields(v)));
+    }
+
+    /** The first (or last) entry, or null when empty. */
+    public CompletableFuture<StreamEntry> edge(boolean first) {
+        return range(StreamId.MIN, StreamId.MAX, 1, !first).thenApply(l -> l.isEmpty() ? null : l.get(0));
+    }
+
+    /** The first entry's ID, 0-0 when empty (Redis's recorded first id). */
+    public CompletableFuture<StreamId> firstId() {
+        if (header.length() == 0) {
+            return CompletableFuture.completedFuture(StreamId.MIN);
+        }
+        return tr.getRange(entries(StreamId.MIN, StreamId.MAX), 1).asList()
+                .thenApply(kvs -> kvs.isEmpty() ? StreamId.MIN : idOfEntryKey(kvs.get(0).getKey()));
+    }
+
+    /** Whether entry {@code id} exists. */
+    public CompletableFuture<Boolean> exists(StreamId id) {
+        return tr.get(entryKey(id)).thenApply(v -> v != null);
+    }
+
+    /** The stored size of an entry of these fields and values, checked before any write. */
+    static void checkFits(List<byte[]> fieldsAndValues) {
+        long n = 4;
+        for (byte[] b : fieldsAndValues) {
+            n += 4 + b.length;
+        }
+        if (n > MAX_ENTRY_BYTES) {
+            throw new RedisException("ERR Elements are too large to be stored");
+        }
+    }
+
+    /** Appends an entry whose ID is past the last one; the caller checked it. */
+    public void append(StreamId id, List<byte[]> fieldsAndValues) {
+        tr.set(entryKey(id), StreamEntry.encodeFields(fieldsAndValues));
+        header = header.appended(id);
+    }
+
+    /** Removes the entries that exist among {@code ids} (XDEL): how many. */
+    public CompletableFuture<Long> delete(List<StreamId> ids) {
+        List<CompletableFuture<Boolean>> reads = new ArrayList<>();
+        for (StreamId id : ids) {
+            reads.add(exists(id));
+        }
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            long deleted = 0;
+            StreamId maxDeleted = header.maxDeletedId();
+            java.util.Set<StreamId> seen = new java.util.HashSet<>();
+            for (int i = 0; i < ids.size(); i++) {
+                StreamId id = ids.get(i);
+                if (reads.get(i).join() && seen.add(id)) {
+                    tr.clear(entryKey(id));
+                    deleted++;
+                    if (id.compareTo(maxDeleted) > 0) {
+                        maxDeleted = id;
+                    }
+                }
+            }
+            header = header.deleted(deleted, maxDeleted);
+            return deleted;
+        });
+    }
+
+    /**
+     * Removes the first {@code n} entries (at most the stream's length): one bounded read of
+     * their keys to find where they end, then one range clear.
+     */
+    CompletableFuture<Long> removeFirst(long n) {
+        if (n <= 0) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        int limit = (int) Math.min(n, Integer.MAX_VALUE);
+        Range all = entries(StreamId.MIN, StreamId.MAX);
+        return tr.getRange(all, limit).asList().thenApply(kvs -> {
+            if (kvs.isEmpty()) {
+                return 0L;
+            }
+            byte[] last = kvs.get(kvs.size() - 1).getKey();
+            tr.clear(new Range(all.begin, Arrays.copyOf(last, last.length + 1)));
+            header = header.withLength(header.length() - kvs.size());
+            return (long) kvs.size();
+        });
+    }
+
+    /** How many entries have IDs below {@code id}, counting at most {@code limit} (0: all). */
+    CompletableFuture<Long> countBelow(StreamId id, long limit) {
+        StreamId to = id.previous();
+        if (to == null) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        int l = limit <= 0 || limit > Integer.MAX_VALUE ? 0 : (int) limit;
+        return tr.getRange(entries(StreamId.MIN, to), l).asList().thenApply(kvs -> (long) kvs.size());
+    }
+}
