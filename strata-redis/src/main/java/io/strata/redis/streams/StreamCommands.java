@@ -75,8 +75,8 @@ public final class StreamCommands {
     private static CompletableFuture<Reply> append(Invocation inv, StreamValue s, TrimArgs args, List<byte[]> values,
                                                    long nodeEntries) {
         StreamId id = nextId(s.header().lastId(), args.id, inv.now());
-        s.append(id, values);
-        return args.apply(s, nodeEntries).thenApply(trimmed -> {
+        s.append(id, values, nodeEntries);
+        return args.apply(s).thenApply(trimmed -> {
             s.save();
             return id.reply();
         });
@@ -176,7 +176,7 @@ public final class StreamCommands {
             if (s == null) {
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
-            return args.apply(s, nodeEntries).thenApply(n -> {
+            return args.apply(s).thenApply(n -> {
                 if (n > 0) {
                     s.save();
                 }
@@ -224,8 +224,7 @@ public final class StreamCommands {
                     }
                 }
                 StreamHeader h = s.header();
-                s.header(new StreamHeader(h.length(), id, deleted.isZero() ? h.maxDeletedId() : deleted,
-                        added != -1 ? added : h.entriesAdded()));
+                s.header(h.withIds(id, deleted.isZero() ? h.maxDeletedId() : deleted, added != -1 ? added : h.entriesAdded()));
                 s.save();
                 return Reply.OK;
             });

@@ -26,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  * P 'k' db key                        -&gt; KeyMeta: type stream, flag OBJECT, payload = object id
  *                                       + {@link StreamHeader} (length, last-generated-id,
  *                                       max-deleted-entry-id, entries-added)
- * P 'o' db id ("e", id[16])           -&gt; an entry's fields and values ({@link StreamEntry})
+ * P 'o' db id ("e", id[16])           -&gt; node[8] (see {@link StreamHeader}) and the entry's
+ *                                       fields and values ({@link StreamEntry})
  * P 'o' db id ("g", group)            -&gt; a group ({@link GroupRecord}): last-delivered-id,
  *                                       entries-read, PEL size, number of consumers
  * P 'o' db id ("c", group, consumer)  -&gt; a consumer ({@link ConsumerRecord}): seen-time, PEL size
@@ -152,7 +153,15 @@ public final class StreamValue {
     // ---- entries
 
     StreamEntry entryOf(KeyValue kv) {
-        return new StreamEntry(idOfEntryKey(kv.getKey()), StreamEntry.decodeFields(kv.getValue()));
+        return new StreamEntry(idOfEntryKey(kv.getKey()), fieldsOf(kv.getValue()));
+    }
+
+    private static List<byte[]> fieldsOf(byte[] value) {
+        return StreamEntry.decodeFields(Arrays.copyOfRange(value, 8, value.length));
+    }
+
+    private static long nodeOf(byte[] value) {
+        return java.nio.ByteBuffer.wrap(value).getLong();
     }
 
     /**
@@ -175,7 +184,7 @@ public final class StreamValue {
 
     /** The entry {@code id}, or null. */
     public CompletableFuture<StreamEntry> entry(StreamId id) {
-        return tr.get(entryKey(id)).thenApply(v -> v == null ? null : new StreamEntry(id, StreamEntry.decodeFields(v)));
+        return tr.get(entryKey(id)).thenApply(v -> v == null ? null : new StreamEntry(id, fieldsOf(v)));
     }
 
     /** The first (or last) entry, or null when empty. */
@@ -199,7 +208,7 @@ public final class StreamValue {
 
     /** The stored size of an entry of these fields and values, checked before any write. */
     static void checkFits(List<byte[]> fieldsAndValues) {
-        long n = 4;
+        long n = 12;
         for (byte[] b : fieldsAndValues) {
             n += 4 + b.length;
         }
@@ -209,9 +218,11 @@ public final class StreamValue {
     }
 
     /** Appends an entry whose ID is past the last one; the caller checked it. */
-    public void append(StreamId id, List<byte[]> fieldsAndValues) {
-        tr.set(entryKey(id), StreamEntry.encodeFields(fieldsAndValues));
-        header = header.appended(id);
+    public void append(StreamId id, List<byte[]> fieldsAndValues, long nodeEntries) {
+        byte[] fields = StreamEntry.encodeFields(fieldsAndValues);
+        byte[] value = java.nio.ByteBuffer.allocate(8 + fields.length).putLong(header.nodeForAppend(nodeEntries)).put(fields).array();
+        tr.set(entryKey(id), value);
+        header = header.appended(id, nodeEntries);
     }
 
     /** Removes the entries that exist among {@code ids} (XDEL): how many. */
@@ -257,6 +268,50 @@ public final class StreamValue {
             tr.clear(new Range(all.begin, Arrays.copyOf(last, last.length + 1)));
             header = header.withLength(header.length() - kvs.size());
             return (long) kvs.size();
+        });
+    }
+
+    /**
+     * Approximate trimming: removes whole nodes from the head, each only if all its entries
+     * pass {@code removable} (by position from the head and ID), the removed total stays
+     * within {@code most} and {@code limit} (0: none); stops at the first node that may not go.
+     * Reads the candidates and the entry after them, to know where their node ends.
+     */
+    CompletableFuture<Long> removeWholeNodes(long most, StreamId below, long limit) {
+        long cap = limit > 0 ? Math.min(most, limit) : most;
+        if (cap <= 0) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        int read = cap >= Integer.MAX_VALUE ? 0 : (int) cap + 1;
+        Range all = entries(StreamId.MIN, StreamId.MAX);
+        return tr.getRange(all, read).asList().thenApply(kvs -> {
+            long removed = 0;
+            int i = 0;
+            byte[] lastKey = null;
+            while (i < kvs.size()) {
+                long node = nodeOf(kvs.get(i).getValue());
+                int j = i;
+                boolean allBelow = true;
+                while (j < kvs.size() && nodeOf(kvs.get(j).getValue()) == node) {
+                    if (below != null && idOfEntryKey(kvs.get(j).getKey()).compareTo(below) >= 0) {
+                        allBelow = false;
+                    }
+                    j++;
+                }
+                boolean complete = j < kvs.size() || read == 0 || kvs.size() < read;
+                long n = j - i;
+                if (!complete || !allBelow || removed + n > cap) {
+                    break;
+                }
+                removed += n;
+                lastKey = kvs.get(j - 1).getKey();
+                i = j;
+            }
+            if (lastKey != null) {
+                tr.clear(new Range(all.begin, Arrays.copyOf(lastKey, lastKey.length + 1)));
+                header = header.withLength(header.length() - removed);
+            }
+            return removed;
         });
     }
 

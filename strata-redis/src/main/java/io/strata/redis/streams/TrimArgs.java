@@ -10,12 +10,10 @@ import java.util.concurrent.CompletableFuture;
  * The trimming options of XADD and XTRIM ({@code MAXLEN|MINID [=|~] threshold [LIMIT n]}),
  * and XADD's NOMKSTREAM and ID, parsed as Redis 7.0's {@code streamParseAddOrTrimArgsOrReply}.
  *
- * <p>Approximate trimming ({@code ~}): Redis removes only whole radix-tree nodes of
- * {@code stream-node-max-entries} entries. Here entries are not grouped in nodes, so
- * {@code ~} removes a multiple of {@code stream-node-max-entries} entries from the head: as
- * many whole "nodes" as leave at least the threshold (and fit in LIMIT). For a stream that
- * was only appended to this removes what Redis removes; the stream never ends shorter than
- * asked, which is what {@code ~} promises.
+ * <p>Approximate trimming ({@code ~}): Redis removes only whole radix-tree nodes; each entry
+ * here records the node Redis would have put it in ({@link StreamHeader}), and {@code ~}
+ * removes whole nodes from the head as Redis does (within LIMIT, and never below the
+ * threshold). Nodes here count entries only, not bytes ({@code stream-node-max-bytes}).
  */
 final class TrimArgs {
     enum Strategy { NONE, MAXLEN, MINID }
@@ -110,28 +108,20 @@ final class TrimArgs {
     }
 
     /** Trims {@code s}: the number of entries removed. */
-    CompletableFuture<Long> apply(StreamValue s, long nodeEntries) {
+    CompletableFuture<Long> apply(StreamValue s) {
         switch (strategy) {
             case MAXLEN: {
                 long excess = s.length() - maxlen;
                 if (excess <= 0) {
                     return CompletableFuture.completedFuture(0L);
                 }
-                return s.removeFirst(approx ? wholeNodes(excess, nodeEntries) : excess);
+                return approx ? s.removeWholeNodes(excess, null, limit) : s.removeFirst(excess);
             }
             case MINID:
-                return s.countBelow(minid, 0).thenCompose(n -> s.removeFirst(approx ? wholeNodes(n, nodeEntries) : n));
+                return approx ? s.removeWholeNodes(s.length(), minid, limit)
+                        : s.countBelow(minid, 0).thenCompose(s::removeFirst);
             default:
                 return CompletableFuture.completedFuture(0L);
         }
-    }
-
-    /** The most entries, in whole nodes, that may go of {@code candidates}, within the limit. */
-    private long wholeNodes(long candidates, long nodeEntries) {
-        long nodes = candidates / nodeEntries;
-        if (limit > 0) {
-            nodes = Math.min(nodes, limit / nodeEntries);
-        }
-        return nodes * nodeEntries;
     }
 }
