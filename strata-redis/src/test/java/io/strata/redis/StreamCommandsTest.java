@@ -134,6 +134,19 @@ class StreamCommandsTest extends SharedServerTestSupport {
     }
 
     @Test
+    void xreadAnswersAMapOfStreamsInResp3() throws Exception {
+        addNumbered("a", 1, 1);
+        addNumbered("b", 1, 1);
+        try (RespClient c = new RespClient(server.port())) {
+            c.call("HELLO", "3");
+            // RespClient flattens a map into key, value, ...: RESP2 would give [[a, ...], [b, ...]].
+            assertThat(c.call("XREAD", "STREAMS", "a", "b", "0", "0").toString())
+                    .isEqualTo("[a, [[1-0, [n, 1]]], b, [[1-0, [n, 1]]]]");
+            assertThat(c.call("XREAD", "STREAMS", "a", "$")).isNull();
+        }
+    }
+
+    @Test
     void genericKeyCommandsWorkOnStreams() {
         addNumbered("s", 1, 3);
         call("XGROUP", "CREATE", "s", "g", "0");

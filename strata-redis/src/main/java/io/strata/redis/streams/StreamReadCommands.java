@@ -87,8 +87,7 @@ final class StreamReadCommands {
                 streamsArg = i + 1;
                 int n = inv.argc() - streamsArg;
                 if (n % 2 != 0) {
-                    throw new RedisException("ERR Unbalanced " + (xreadgroup ? "XREADGROUP" : "XREAD")
-                            + " list of streams: for each stream key an ID or '$' must be specified.");
+                    throw new RedisException("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.");
                 }
                 break;
             } else if (o.equals("GROUP") && more >= 2) {
