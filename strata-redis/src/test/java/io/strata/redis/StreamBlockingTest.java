@@ -32,6 +32,25 @@ class StreamBlockingTest extends BlockingTestSupport {
     }
 
     @Test
+    void aReaderThatFindsNothingDoesNotHoldUpTheReadersBehindIt() throws Exception {
+        call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
+        CompletableFuture<Object> first = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "a", "BLOCK", "0",
+                "STREAMS", "s", ">"));
+        awaitBlocked(1);
+        CompletableFuture<Object> second = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "b", "BLOCK", "3000",
+                "STREAMS", "s", ">"));
+        awaitBlocked(2);
+        CompletableFuture<Object> reader = onOwnConnection(j -> Raw.call(j, "XREAD", "BLOCK", "0", "STREAMS", "s", "$"));
+        awaitBlocked(3);
+        call("XADD", "s", "1-0", "only", "one");
+        assertThat(first.get(5, TimeUnit.SECONDS).toString()).isEqualTo("[[s, [[1-0, [only, one]]]]]");
+        // The second consumer of the group finds nothing; the plain reader behind it is served all the same.
+        assertThat(reader.get(2, TimeUnit.SECONDS).toString()).isEqualTo("[[s, [[1-0, [only, one]]]]]");
+        assertThat(second.isDone()).isFalse();
+        assertThat(second.get(5, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
     void xreadBlockTimesOutWithNil() throws Exception {
         long start = System.nanoTime();
         CompletableFuture<Object> r = onOwnConnection(j -> Raw.call(j, "XREAD", "BLOCK", "200", "STREAMS", "s", "$"));

@@ -51,7 +51,18 @@ final class StreamReadCommands {
 
     private static CompletableFuture<Reply> read(Invocation inv, Transaction tr, boolean xreadgroup) {
         Request r = parse(inv, xreadgroup);
-        BlockingAttempt attempt = (t, first, waitedOn) -> first ? firstTry(inv, t, r) : retry(inv, t, r);
+        BlockingAttempt attempt = new BlockingAttempt() {
+            @Override
+            public CompletableFuture<Reply> attempt(Transaction t, boolean first, java.util.function.Predicate<byte[]> waitedOn) {
+                // Reading takes nothing from the readers in line before it: waitedOn is not needed.
+                return first ? firstTry(inv, t, r) : retry(inv, t, r);
+            }
+
+            @Override
+            public boolean othersMayBeServed() {
+                return true;
+            }
+        };
         if (tr != null) {
             // Inside EXEC: one try, never a wait.
             return firstTry(inv, tr, r).thenApply(reply -> reply == null ? Reply.NULL_ARRAY : reply);
