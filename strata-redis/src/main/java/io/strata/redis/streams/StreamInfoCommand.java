@@ -12,13 +12,14 @@ import io.strata.redis.protocol.Reply;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * XINFO STREAM [FULL [COUNT n]], XINFO GROUPS, XINFO CONSUMERS and XINFO HELP, with Redis
- * 7.0's fields. The radix tree's keys and nodes have no counterpart here (entries are
- * FoundationDB keys): they are reported as the nodes of {@code stream-node-max-entries}
- * entries the stream would fill.
+ * 7.0's fields. The radix tree has no counterpart here (entries are FoundationDB keys):
+ * radix-tree-keys is the number of nodes the entries span as {@link StreamHeader} numbers
+ * them, radix-tree-nodes one more (a tree's root).
  */
 final class StreamInfoCommand {
     private StreamInfoCommand() {
@@ -79,10 +80,10 @@ final class StreamInfoCommand {
             }
         }
         long n = count;
-        long nodeEntries = TrimArgs.nodeEntries(inv);
-        return existing(inv, tr).thenCompose(s -> s.firstId().thenCompose(first -> {
+        return existing(inv, tr).thenCompose(s -> s.firstId().thenCombine(s.nodes(), Map::entry).thenCompose(firstAndNodes -> {
+            StreamId first = firstAndNodes.getKey();
+            long treeKeys = firstAndNodes.getValue();
             StreamHeader h = s.header();
-            long treeKeys = (h.length() + nodeEntries - 1) / nodeEntries;
             List<Reply> m = new ArrayList<>(List.of(
                     bulk("length"), Reply.integer(h.length()),
                     bulk("radix-tree-keys"), Reply.integer(treeKeys),

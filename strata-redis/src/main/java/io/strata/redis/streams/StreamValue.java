@@ -201,6 +201,18 @@ public final class StreamValue {
                 .thenApply(kvs -> kvs.isEmpty() ? StreamId.MIN : idOfEntryKey(kvs.get(0).getKey()));
     }
 
+    /**
+     * How many of Redis's radix-tree nodes the entries span (XINFO's radix-tree-keys): from the
+     * first entry's node to the tail node; 0 when empty.
+     */
+    public CompletableFuture<Long> nodes() {
+        if (header.length() == 0) {
+            return CompletableFuture.completedFuture(0L);
+        }
+        return tr.getRange(entries(StreamId.MIN, StreamId.MAX), 1).asList()
+                .thenApply(kvs -> kvs.isEmpty() ? 0L : header.tailNode() - nodeOf(kvs.get(0).getValue()) + 1);
+    }
+
     /** Whether entry {@code id} exists. */
     public CompletableFuture<Boolean> exists(StreamId id) {
         return tr.get(entryKey(id)).thenApply(v -> v != null);
