@@ -204,7 +204,7 @@ final class StreamReadCommands {
             CompletableFuture<Reply> one = new CompletableFuture<>();
             served.add(one);
             // One stream after the other: two entries of the same stream key share its records.
-            chain = chain.thenCompose(v -> serveOne(inv, src, r, gt, r.count, true)).thenAccept(one::complete);
+            chain = chain.thenCompose(v -> serveOne(inv, src, r, gt, r.count)).thenAccept(one::complete);
         }
         return chain.thenApply(v -> {
             List<Reply> pairs = new ArrayList<>();
@@ -235,11 +235,11 @@ final class StreamReadCommands {
      * The entries of one stream for the client, or null when it has none to give: past
      * {@code gt} for XREAD; for XREADGROUP past the group's last delivered ID ({@code gt}
      * null, the {@code >} ID) or, for another ID, the consumer's own pending entries after it.
-     * {@code firstTry} decides whether "something to give" is judged by the last entry (as
-     * Redis does synchronously) or by what the range holds.
+     * Judged by what the range holds: on a first try that is Redis's test (the last entry is
+     * past the ID); on a retry, a range that XDEL emptied keeps the client waiting where Redis
+     * would answer an empty list.
      */
-    private static CompletableFuture<Reply> serveOne(Invocation inv, Source src, Request r, StreamId gt, long count,
-                                                     boolean firstTry) {
+    private static CompletableFuture<Reply> serveOne(Invocation inv, Source src, Request r, StreamId gt, long count) {
         StreamValue s = src.stream();
         if (s == null) {
             return CompletableFuture.completedFuture(null);
@@ -362,7 +362,7 @@ final class StreamReadCommands {
                         }
                         return g;
                     });
-            return group.thenCompose(g -> serveOne(inv, new Source(key, s, g), r, g == null ? r.resolved[i] : null, count, false))
+            return group.thenCompose(g -> serveOne(inv, new Source(key, s, g), r, g == null ? r.resolved[i] : null, count))
                     .thenCompose(entries -> entries == null ? retryFrom(inv, tr, r, i + 1)
                             : CompletableFuture.completedFuture(pairsReply(inv, List.of(Reply.bulk(key), entries))));
         });

@@ -327,13 +327,20 @@ public final class StreamValue {
         });
     }
 
-    /** How many entries have IDs below {@code id}, counting at most {@code limit} (0: all). */
-    CompletableFuture<Long> countBelow(StreamId id, long limit) {
+    /** Removes every entry with an ID below {@code id} (exact MINID trimming): how many went. */
+    CompletableFuture<Long> removeBelow(StreamId id) {
         StreamId to = id.previous();
-        if (to == null) {
+        if (to == null || header.length() == 0) {
             return CompletableFuture.completedFuture(0L);
         }
-        int l = limit <= 0 || limit > Integer.MAX_VALUE ? 0 : (int) limit;
-        return tr.getRange(entries(StreamId.MIN, to), l).asList().thenApply(kvs -> (long) kvs.size());
+        Range below = entries(StreamId.MIN, to);
+        // The entries are read to be counted (the header keeps the length); one clear removes them.
+        return tr.getRange(below).asList().thenApply(kvs -> {
+            if (!kvs.isEmpty()) {
+                tr.clear(below);
+                header = header.withLength(header.length() - kvs.size());
+            }
+            return (long) kvs.size();
+        });
     }
 }

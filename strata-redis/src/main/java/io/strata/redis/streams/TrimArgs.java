@@ -119,7 +119,7 @@ final class TrimArgs {
             }
             case MINID:
                 return approx ? s.removeWholeNodes(s.length(), minid, limit)
-                        : s.countBelow(minid, 0).thenCompose(s::removeFirst);
+                        : s.removeBelow(minid);
             default:
                 return CompletableFuture.completedFuture(0L);
         }
