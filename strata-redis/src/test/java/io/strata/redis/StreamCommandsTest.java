@@ -103,6 +103,27 @@ class StreamCommandsTest extends SharedServerTestSupport {
     }
 
     @Test
+    void entriesLargerThanOneFoundationDbValueAreChunked() {
+        String big = "x".repeat(250_000);
+        call("XADD", "s", "1-0", "small", "v");
+        call("XADD", "s", "2-0", "big", big, "tail", "t");
+        call("XADD", "s", "3-0", "big", big);
+        List<Object> two = Raw.list(Raw.list(call("XRANGE", "s", "2", "2")).get(0));
+        assertThat(Raw.list(two.get(1))).containsExactly("big", big, "tail", "t");
+        assertThat(Raw.list(call("XREVRANGE", "s", "+", "-"))).hasSize(3);
+        long before = jedis.memoryUsage("s");
+        assertThat(call("XDEL", "s", "2-0")).isEqualTo(1L);
+        assertThat(jedis.memoryUsage("s")).isLessThan(before - 200_000);
+        assertThat(call("XTRIM", "s", "MAXLEN", "0")).isEqualTo(2L);
+        // Nothing of the chunks is left: the empty stream weighs what a fresh empty one does.
+        call("XADD", "t", "1-0", "small", "v");
+        call("XDEL", "t", "1-0");
+        assertThat(jedis.memoryUsage("s")).isEqualTo(jedis.memoryUsage("t"));
+        assertThatThrownBy(() -> call("XADD", "s", "*", "huge", "y".repeat(8_100_000)))
+                .hasMessage("ERR Elements are too large to be stored");
+    }
+
+    @Test
     void xsetidMovesTheLastIdWithinTheRules() {
         addNumbered("s", 1, 2);
         assertThat(call("XSETID", "s", "5-0", "ENTRIESADDED", "10", "MAXDELETEDID", "3-0")).isEqualTo("OK");

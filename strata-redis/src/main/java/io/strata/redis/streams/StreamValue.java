@@ -26,8 +26,10 @@ import java.util.concurrent.CompletableFuture;
  * P 'k' db key                        -&gt; KeyMeta: type stream, flag OBJECT, payload = object id
  *                                       + {@link StreamHeader} (length, last-generated-id,
  *                                       max-deleted-entry-id, entries-added)
- * P 'o' db id ("e", id[16])           -&gt; node[8] (see {@link StreamHeader}) and the entry's
- *                                       fields and values ({@link StreamEntry})
+ * P 'o' db id ("e", id[16])           -&gt; node[8] (see {@link StreamHeader}), chunks[4], then the
+ *                                       entry's fields and values ({@link StreamEntry}), their
+ *                                       first {@value #CHUNK} bytes when longer
+ * P 'o' db id ("f", id[16], i)        -&gt; the next chunks of a long entry, i = 1..chunks
  * P 'o' db id ("g", group)            -&gt; a group ({@link GroupRecord}): last-delivered-id,
  *                                       entries-read, PEL size, number of consumers
  * P 'o' db id ("c", group, consumer)  -&gt; a consumer ({@link ConsumerRecord}): seen-time, PEL size
@@ -54,8 +56,12 @@ public final class StreamValue {
     static final String CONSUMER = "c";
     static final String PENDING = "p";
     static final String CONSUMER_PENDING = "q";
-    /** FoundationDB's value limit bounds one entry. */
-    static final int MAX_ENTRY_BYTES = 100_000;
+    static final String CHUNKS = "f";
+    /** The encoded fields a value holds (FoundationDB's value limit is 100,000 bytes). */
+    static final int CHUNK = 90_000;
+    /** One entry is written in one transaction (FoundationDB's limit is 10 MB of writes). */
+    static final int MAX_ENTRY_BYTES = 8_000_000;
+    private static final int VALUE_HEADER = 12;
 
     final Transaction tr;
     final KeyStore keys;
@@ -152,12 +158,27 @@ public final class StreamValue {
 
     // ---- entries
 
-    StreamEntry entryOf(KeyValue kv) {
-        return new StreamEntry(idOfEntryKey(kv.getKey()), fieldsOf(kv.getValue()));
+    /** The entry a value of the entries range holds, reading its further chunks if it has any. */
+    private CompletableFuture<StreamEntry> entryOf(StreamId id, byte[] value) {
+        int chunks = java.nio.ByteBuffer.wrap(value, 8, 4).getInt();
+        byte[] first = Arrays.copyOfRange(value, VALUE_HEADER, value.length);
+        if (chunks == 0) {
+            return CompletableFuture.completedFuture(new StreamEntry(id, StreamEntry.decodeFields(first)));
+        }
+        return tr.getRange(elementRange(CHUNKS, id.encode())).asList().thenApply(rest -> {
+            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+            all.writeBytes(first);
+            rest.forEach(kv -> all.writeBytes(kv.getValue()));
+            return new StreamEntry(id, StreamEntry.decodeFields(all.toByteArray()));
+        });
     }
 
-    private static List<byte[]> fieldsOf(byte[] value) {
-        return StreamEntry.decodeFields(Arrays.copyOfRange(value, 8, value.length));
+    /** Clears the further chunks of every entry up to {@code last} (inclusive). */
+    private void clearChunksThrough(StreamId last) {
+        byte[] end = elementKey(CHUNKS, last.encode());
+        byte[] after = Arrays.copyOf(end, end.length + 1);
+        after[end.length] = (byte) 0xff;
+        tr.clear(new Range(elementRange(CHUNKS).begin, after));
     }
 
     private static long nodeOf(byte[] value) {
@@ -173,18 +194,22 @@ public final class StreamValue {
             return CompletableFuture.completedFuture(List.of());
         }
         int limit = count <= 0 || count > Integer.MAX_VALUE ? 0 : (int) count;
-        return tr.getRange(entries(from, to), limit, reverse).asList().thenApply(kvs -> {
-            List<StreamEntry> out = new ArrayList<>(kvs.size());
+        return tr.getRange(entries(from, to), limit, reverse).asList().thenCompose(kvs -> {
+            List<CompletableFuture<StreamEntry>> out = new ArrayList<>(kvs.size());
             for (KeyValue kv : kvs) {
-                out.add(entryOf(kv));
+                out.add(entryOf(idOfEntryKey(kv.getKey()), kv.getValue()));
             }
-            return out;
+            return CompletableFuture.allOf(out.toArray(new CompletableFuture[0])).thenApply(v -> {
+                List<StreamEntry> entries = new ArrayList<>(out.size());
+                out.forEach(f -> entries.add(f.join()));
+                return entries;
+            });
         });
     }
 
     /** The entry {@code id}, or null. */
     public CompletableFuture<StreamEntry> entry(StreamId id) {
-        return tr.get(entryKey(id)).thenApply(v -> v == null ? null : new StreamEntry(id, fieldsOf(v)));
+        return tr.get(entryKey(id)).thenCompose(v -> v == null ? CompletableFuture.completedFuture(null) : entryOf(id, v));
     }
 
     /** The first (or last) entry, or null when empty. */
@@ -220,7 +245,7 @@ public final class StreamValue {
 
     /** The stored size of an entry of these fields and values, checked before any write. */
     static void checkFits(List<byte[]> fieldsAndValues) {
-        long n = 12;
+        long n = 4;
         for (byte[] b : fieldsAndValues) {
             n += 4 + b.length;
         }
@@ -232,8 +257,15 @@ public final class StreamValue {
     /** Appends an entry whose ID is past the last one; the caller checked it. */
     public void append(StreamId id, List<byte[]> fieldsAndValues, long nodeEntries) {
         byte[] fields = StreamEntry.encodeFields(fieldsAndValues);
-        byte[] value = java.nio.ByteBuffer.allocate(8 + fields.length).putLong(header.nodeForAppend(nodeEntries)).put(fields).array();
+        int firstLength = Math.min(fields.length, CHUNK);
+        int chunks = (fields.length - firstLength + CHUNK - 1) / CHUNK;
+        byte[] value = java.nio.ByteBuffer.allocate(VALUE_HEADER + firstLength).putLong(header.nodeForAppend(nodeEntries))
+                .putInt(chunks).put(fields, 0, firstLength).array();
         tr.set(entryKey(id), value);
+        for (int i = 1; i <= chunks; i++) {
+            int from = firstLength + (i - 1) * CHUNK;
+            tr.set(elementKey(CHUNKS, id.encode(), i), Arrays.copyOfRange(fields, from, Math.min(fields.length, from + CHUNK)));
+        }
         header = header.appended(id, nodeEntries);
     }
 
@@ -251,6 +283,7 @@ public final class StreamValue {
                 StreamId id = ids.get(i);
                 if (reads.get(i).join() && seen.add(id)) {
                     tr.clear(entryKey(id));
+                    tr.clear(elementRange(CHUNKS, id.encode()));
                     deleted++;
                     if (id.compareTo(maxDeleted) > 0) {
                         maxDeleted = id;
@@ -278,6 +311,7 @@ public final class StreamValue {
             }
             byte[] last = kvs.get(kvs.size() - 1).getKey();
             tr.clear(new Range(all.begin, Arrays.copyOf(last, last.length + 1)));
+            clearChunksThrough(idOfEntryKey(last));
             header = header.withLength(header.length() - kvs.size());
             return (long) kvs.size();
         });
@@ -321,6 +355,7 @@ public final class StreamValue {
             }
             if (lastKey != null) {
                 tr.clear(new Range(all.begin, Arrays.copyOf(lastKey, lastKey.length + 1)));
+                clearChunksThrough(idOfEntryKey(lastKey));
                 header = header.withLength(header.length() - removed);
             }
             return removed;
@@ -338,6 +373,7 @@ public final class StreamValue {
         return tr.getRange(below).asList().thenApply(kvs -> {
             if (!kvs.isEmpty()) {
                 tr.clear(below);
+                clearChunksThrough(to);
                 header = header.withLength(header.length() - kvs.size());
             }
             return (long) kvs.size();
