@@ -144,12 +144,20 @@ final class StreamReadCommands {
      */
     private static CompletableFuture<Reply> firstTry(Invocation inv, Transaction tr, Request r) {
         List<CompletableFuture<Source>> opened = new ArrayList<>();
+        // A key named twice is one stream: the second read sees what the first delivered.
+        java.util.Map<java.nio.ByteBuffer, CompletableFuture<Source>> byKey = new java.util.HashMap<>();
         for (byte[] key : r.keys) {
+            CompletableFuture<Source> seen = byKey.get(java.nio.ByteBuffer.wrap(key));
+            if (seen != null) {
+                opened.add(seen);
+                continue;
+            }
             opened.add(StreamValue.open(tr, inv.server().keys(), inv.db(), key, inv.now()).handle((s, e) ->
                     // WRONGTYPE is kept and thrown in argument order below, as Redis checks one key after the other.
                     e != null ? new Source(key, null, null, e.getCause() != null ? e.getCause() : e) : new Source(key, s, null, null))
                     .thenCompose(src -> src.stream() == null || r.group == null ? CompletableFuture.completedFuture(src)
                             : ConsumerGroup.load(src.stream(), r.group).thenApply(g -> new Source(key, src.stream(), g, null))));
+            byKey.put(java.nio.ByteBuffer.wrap(key), opened.get(opened.size() - 1));
         }
         return CompletableFuture.allOf(opened.toArray(new CompletableFuture[0])).thenCompose(ignored -> {
             StreamId[] ids = new StreamId[r.keys.size()];
