@@ -162,6 +162,7 @@ final class ConsumerGroup {
     CompletableFuture<Boolean> touchConsumer(byte[] consumer, long now, boolean refresh) {
         return seenTime(consumer).thenApply(seen -> {
             if (seen == null) {
+                // Redis notifies xgroup-createconsumer here (XREADGROUP, XCLAIM and XAUTOCLAIM too).
                 s.tr.mutate(MutationType.ADD, s.elementKey(CONSUMER_COUNT, name), ONE);
             }
             if (seen == null || refresh) {

@@ -18,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * XGROUP (CREATE, SETID, DESTROY, CREATECONSUMER, DELCONSUMER, HELP) as Redis 7.0, and the
  * lookups the other group commands share ({@link StreamPendingCommands},
- * {@link StreamClaimCommands}). Groups are stored as {@link ConsumerGroup} describes; every
+ * {@link StreamClaimCommands}). Keyspace notifications, when they come, go after each
+ * change: xgroup-create, xgroup-setid, xgroup-destroy, xgroup-createconsumer (see
+ * {@code ConsumerGroup.touchConsumer}) and xgroup-delconsumer. Groups are stored as {@link ConsumerGroup} describes; every
  * command finds its errors before its first write and moves the stream's stamp when it
  * changes anything (WATCH sees group changes, as Redis's signalModifiedKey does for them).
  */
