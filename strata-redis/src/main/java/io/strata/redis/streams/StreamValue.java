@@ -1,5 +1,6 @@
 package io.strata.redis.streams;
 
+import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.ReadTransaction;
@@ -296,25 +297,38 @@ public final class StreamValue {
     }
 
     /**
-     * Removes the first {@code n} entries (at most the stream's length): one bounded read of
-     * their keys to find where they end, then one range clear.
+     * Removes the first {@code n} entries (at most the stream's length): a key selector finds
+     * where they end (resolved by the database, no entry is transferred), one range clear
+     * removes them and another their chunks.
      */
     CompletableFuture<Long> removeFirst(long n) {
-        if (n <= 0) {
+        long removed = Math.min(n, header.length());
+        if (removed <= 0) {
             return CompletableFuture.completedFuture(0L);
         }
-        int limit = (int) Math.min(n, Integer.MAX_VALUE);
         Range all = entries(StreamId.MIN, StreamId.MAX);
-        return tr.getRange(all, limit).asList().thenApply(kvs -> {
-            if (kvs.isEmpty()) {
-                return 0L;
+        if (removed == header.length()) {
+            clearAll(all);
+            return CompletableFuture.completedFuture(removed);
+        }
+        int offset = (int) Math.min(removed, Integer.MAX_VALUE);
+        return tr.getKey(KeySelector.firstGreaterOrEqual(all.begin).add(offset)).thenApply(boundary -> {
+            // The first entry kept: everything before it in the entries range goes.
+            tr.clear(new Range(all.begin, boundary));
+            StreamId kept = idOfEntryKey(boundary);
+            StreamId last = kept.previous();
+            if (last != null) {
+                clearChunksThrough(last);
             }
-            byte[] last = kvs.get(kvs.size() - 1).getKey();
-            tr.clear(new Range(all.begin, Arrays.copyOf(last, last.length + 1)));
-            clearChunksThrough(idOfEntryKey(last));
-            header = header.withLength(header.length() - kvs.size());
-            return (long) kvs.size();
+            header = header.withLength(header.length() - removed);
+            return removed;
         });
+    }
+
+    private void clearAll(Range entriesRange) {
+        tr.clear(entriesRange);
+        tr.clear(elementRange(CHUNKS));
+        header = header.withLength(0);
     }
 
     /**
