@@ -344,7 +344,23 @@ public final class StreamValue {
         }
         int read = cap >= Integer.MAX_VALUE ? 0 : (int) cap + 1;
         Range all = entries(StreamId.MIN, StreamId.MAX);
-        return tr.getRange(all, read).asList().thenApply(kvs -> {
+        CompletableFuture<List<KeyValue>> candidates;
+        if (below == null) {
+            candidates = tr.getRange(all, read).asList();
+        } else {
+            // MINID: only entries below the ID can go, and the first one after them tells
+            // whether their last node is complete.
+            StreamId to = below.previous();
+            CompletableFuture<List<KeyValue>> under = to == null ? CompletableFuture.completedFuture(List.of())
+                    : tr.getRange(entries(StreamId.MIN, to), read).asList();
+            CompletableFuture<List<KeyValue>> next = tr.getRange(entries(below, StreamId.MAX), 1).asList();
+            candidates = under.thenCombine(next, (u, n) -> {
+                List<KeyValue> both = new ArrayList<>(u);
+                both.addAll(n);
+                return both;
+            });
+        }
+        return candidates.thenApply(kvs -> {
             long removed = 0;
             int i = 0;
             byte[] lastKey = null;
