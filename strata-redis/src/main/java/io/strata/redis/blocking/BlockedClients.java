@@ -47,7 +47,10 @@ import java.util.function.Predicate;
  * try included). When the key's watch fires, a pass over its queue retries the waiting
  * commands one at a time, first come first served, each in a transaction of its own: a
  * command served (or failed) leaves the queue and the pass goes on to the next; the first
- * that finds nothing to take ends the pass, and its transaction has set the key's next watch.
+ * that finds nothing to take ends the pass, and its transaction has set the key's next watch —
+ * unless its command takes nothing from the others (XREAD, XREADGROUP: a reader waiting for
+ * IDs past the new entries, or on a group whose entries another consumer took, says nothing
+ * about a reader of another group), when the pass goes on to the next waiter.
  * A new blocking command does not take from a key that clients of this process already wait
  * on: it checks the key's type, passes it over, and if nothing else serves it joins the line
  * and starts a pass over that key, which hands out whatever the key holds in order.
@@ -102,6 +105,12 @@ public final class BlockedClients implements AutoCloseable {
         CompletableFuture<Void> watch;
         boolean passing;
         boolean again;
+        /**
+         * The arrival of the last waiter this pass tried and left waiting because its command
+         * takes nothing from the others ({@link BlockingAttempt#othersMayBeServed}): the pass
+         * goes on after it. {@link Long#MIN_VALUE} at the start of a pass.
+         */
+        long after = Long.MIN_VALUE;
         /** Completes when the running pass ends (null when none runs). */
         CompletableFuture<Void> passEnded;
 
@@ -343,6 +352,7 @@ public final class BlockedClients implements AutoCloseable {
             return;
         }
         q.passing = true;
+        q.after = Long.MIN_VALUE;
         q.passEnded = new CompletableFuture<>();
         scheduler.execute(() -> step(q));
     }
@@ -352,7 +362,13 @@ public final class BlockedClients implements AutoCloseable {
         Waiter w;
         CompletableFuture<Outcome> settled;
         synchronized (this) {
-            Map.Entry<Long, Waiter> first = q.waiters.firstEntry();
+            Map.Entry<Long, Waiter> first = q.waiters.higherEntry(q.after);
+            if (first == null && q.after != Long.MIN_VALUE && q.again) {
+                // Waiters passed over left waiting, and the key changed since: once more from the start.
+                q.again = false;
+                q.after = Long.MIN_VALUE;
+                first = q.waiters.firstEntry();
+            }
             if (first == null) {
                 endPass(q);
                 return;
@@ -366,13 +382,18 @@ public final class BlockedClients implements AutoCloseable {
     private void afterStep(KeyQueue q, Waiter w, Outcome o) {
         synchronized (this) {
             if (o != null && o.isWaiting() && !w.done) {
-                // The key had nothing for the first waiter, so nothing for the others; the
-                // try's watch now waits for the next change — unless one fired meanwhile.
-                if (!q.again) {
+                if (w.attempt.othersMayBeServed()) {
+                    // It takes nothing the others could have had (a stream read): try the next.
+                    q.after = w.arrival;
+                } else if (!q.again) {
+                    // The key had nothing for the first waiter, so nothing for the others; the
+                    // try's watch now waits for the next change — unless one fired meanwhile.
                     endPass(q);
                     return;
+                } else {
+                    q.again = false;
+                    q.after = Long.MIN_VALUE;
                 }
-                q.again = false;
             }
         }
         step(q);

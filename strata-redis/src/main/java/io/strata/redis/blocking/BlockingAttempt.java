@@ -24,6 +24,15 @@ public interface BlockingAttempt {
      */
     CompletableFuture<Reply> attempt(Transaction tr, boolean first, Predicate<byte[]> waitedOn);
 
+    /**
+     * Whether this command finding nothing leaves the commands behind it in line something to
+     * find: false for pops (they all take the same elements), true for stream reads, which
+     * wait for different things (IDs, groups) and take nothing from each other.
+     */
+    default boolean othersMayBeServed() {
+        return false;
+    }
+
     /** For a try that is not in line behind anyone (a retry, or a command inside EXEC). */
     Predicate<byte[]> NOBODY = key -> false;
 }

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * The Redis 7.0 features this server does not offer, by command name, so that the
- * {@code ERR unknown command} reply says why: streams, scripting and functions, modules,
+ * {@code ERR unknown command} reply says why: scripting and functions, modules,
  * replication, geospatial indexes and HyperLogLogs (docs/redis.md, "Not supported"). CLUSTER,
  * ASKING, READONLY and READWRITE are commands here, answering as a Redis without cluster
  * support does; FUNCTION and SCRIPT are commands that manage no libraries and no scripts.
@@ -15,8 +15,6 @@ import java.util.Set;
  */
 public final class UnsupportedFeatures {
     private static final Map<String, Set<String>> FEATURES = Map.of(
-            "streams are", Set.of("xadd", "xack", "xautoclaim", "xclaim", "xdel", "xgroup", "xinfo", "xlen", "xpending",
-                    "xrange", "xread", "xreadgroup", "xrevrange", "xsetid", "xtrim"),
             "scripting and functions are", Set.of("eval", "eval_ro", "evalsha", "evalsha_ro", "fcall", "fcall_ro"),
             "modules are", Set.of("module"),
             "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
@@ -28,7 +26,7 @@ public final class UnsupportedFeatures {
     private UnsupportedFeatures() {
     }
 
-    /** Why {@code command} is unknown, e.g. {@code streams are not supported by Strata's Redis-compatible server}; null if not one of these. */
+    /** Why {@code command} is unknown, e.g. {@code modules are not supported by Strata's Redis-compatible server}; null if not one of these. */
     public static String noteFor(String command) {
         String name = command.toLowerCase(Locale.ROOT);
         for (Map.Entry<String, Set<String>> e : FEATURES.entrySet()) {

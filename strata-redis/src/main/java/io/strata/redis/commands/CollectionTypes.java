@@ -102,6 +102,7 @@ final class CollectionTypes {
             case LIST: return "quicklist";
             case ZSET: return "skiplist";
             case STRING: return "raw";
+            case STREAM: return "stream";
             default: return "hashtable";
         }
     }

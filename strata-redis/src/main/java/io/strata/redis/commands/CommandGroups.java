@@ -17,6 +17,7 @@ public final class CommandGroups {
         BlockingListCommands.register(table);
         BlockingSortedSetCommands.register(table);
         HashCommands.register(table);
+        io.strata.redis.streams.StreamCommands.register(table);
         ScanCommand.register(table);
         RandomKeyCommand.register(table);
         KeyCopyCommands.register(table);

@@ -6,7 +6,8 @@ public enum RedisType {
     LIST('l', "list"),
     SET('t', "set"),
     ZSET('z', "zset"),
-    HASH('h', "hash");
+    HASH('h', "hash"),
+    STREAM('x', "stream");
 
     private final byte code;
     private final String typeName;
