@@ -242,6 +242,36 @@ class DumpRestoreTest extends SharedServerTestSupport {
     }
 
     @Test
+    void aValueTooLargeForOneTransactionIsRefusedBeforeAnyWrite() {
+        List<byte[]> elements = new java.util.ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            elements.add(("element-" + i).getBytes(StandardCharsets.US_ASCII));
+        }
+        byte[] payload = io.strata.redis.rdb.RdbEncoder.encode(new io.strata.redis.rdb.RdbValue.ListValue(elements));
+        jedis.set("k", "old");
+        assertThat((String) restore("k", 0, payload, "REPLACE")).startsWith("ERR values that take more than 9000000 bytes to store");
+        assertThat(jedis.get("k")).isEqualTo("old");
+    }
+
+    @Test
+    void aLargeSortedSetIsBuiltInOnePass() {
+        Map<String, Double> members = new java.util.HashMap<>();
+        for (int i = 0; i < 5000; i++) {
+            members.put("member:" + i, (double) (i % 100));
+        }
+        jedis.zadd("z", members);
+        assertThat(restore("z2", 0, jedis.dump("z"))).isEqualTo("OK");
+        assertThat(jedis.zcard("z2")).isEqualTo(5000);
+        assertThat(jedis.zrangeWithScores("z2", 0, -1)).isEqualTo(jedis.zrangeWithScores("z", 0, -1));
+        assertThat(jedis.zrank("z2", "member:4321")).isEqualTo(jedis.zrank("z", "member:4321"));
+        assertThat(jedis.zcount("z2", 10, 20)).isEqualTo(550);
+        jedis.zrem("z2", "member:0");
+        jedis.zadd("z2", 50.5, "new");
+        // Below 50.5: the 51 scores 0..50, fifty members each, less the one removed.
+        assertThat(jedis.zrank("z2", "new")).isEqualTo(51 * 50 - 1);
+    }
+
+    @Test
     void streamPayloadsAreRefusedClearly() {
         assertThat(restore("k", 0, seal(hex("0f00")))).isEqualTo("ERR Bad data format: stream values are not supported by this server");
     }
