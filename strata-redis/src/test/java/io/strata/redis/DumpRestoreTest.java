@@ -255,20 +255,29 @@ class DumpRestoreTest extends SharedServerTestSupport {
 
     @Test
     void aLargeSortedSetIsBuiltInOnePass() {
-        Map<String, Double> members = new java.util.HashMap<>();
+        // 5,000 members, fifty per score 0..99, in no particular order in the payload.
+        List<byte[]> members = new java.util.ArrayList<>();
+        List<Double> scores = new java.util.ArrayList<>();
+        java.util.TreeMap<String, Double> expected = new java.util.TreeMap<>();
         for (int i = 0; i < 5000; i++) {
-            members.put("member:" + i, (double) (i % 100));
+            int n = (i * 7919) % 5000;
+            members.add(("member:" + n).getBytes(StandardCharsets.US_ASCII));
+            scores.add((double) (n % 100));
+            expected.put("member:" + n, (double) (n % 100));
         }
-        jedis.zadd("z", members);
-        assertThat(restore("z2", 0, jedis.dump("z"))).isEqualTo("OK");
-        assertThat(jedis.zcard("z2")).isEqualTo(5000);
-        assertThat(jedis.zrangeWithScores("z2", 0, -1)).isEqualTo(jedis.zrangeWithScores("z", 0, -1));
-        assertThat(jedis.zrank("z2", "member:4321")).isEqualTo(jedis.zrank("z", "member:4321"));
-        assertThat(jedis.zcount("z2", 10, 20)).isEqualTo(550);
-        jedis.zrem("z2", "member:0");
-        jedis.zadd("z2", 50.5, "new");
+        byte[] payload = io.strata.redis.rdb.RdbEncoder.encode(new io.strata.redis.rdb.RdbValue.ZSetValue(members, scores));
+        assertThat(restore("z", 0, payload)).isEqualTo("OK");
+        assertThat(jedis.zcard("z")).isEqualTo(5000);
+        List<String> order = expected.keySet().stream()
+                .sorted(java.util.Comparator.comparing((String m) -> expected.get(m)).thenComparing(m -> m)).toList();
+        assertThat(jedis.zrange("z", 0, -1)).containsExactlyElementsOf(order);
+        assertThat(jedis.zrank("z", "member:4321")).isEqualTo(order.indexOf("member:4321"));
+        assertThat(jedis.zrange("z", 2500, 2501)).containsExactly(order.get(2500), order.get(2501));
+        assertThat(jedis.zcount("z", 10, 20)).isEqualTo(11 * 50);
+        jedis.zrem("z", "member:0");
+        jedis.zadd("z", 50.5, "new");
         // Below 50.5: the 51 scores 0..50, fifty members each, less the one removed.
-        assertThat(jedis.zrank("z2", "new")).isEqualTo(51 * 50 - 1);
+        assertThat(jedis.zrank("z", "new")).isEqualTo(51 * 50 - 1);
     }
 
     @Test
@@ -302,6 +311,18 @@ class DumpRestoreTest extends SharedServerTestSupport {
             assertThat(t.exec()).isNull();
         }
         assertThat(jedis.get("k")).isEqualTo("hello");
+    }
+
+    @Test
+    void restoringAListWakesABlockedPop() throws Exception {
+        try (Jedis blocked = server.jedis()) {
+            var popped = java.util.concurrent.CompletableFuture.supplyAsync(() -> blocked.blpop(10, "q"));
+            // Give BLPOP time to block; RESTORE before it would simply leave the element to pop.
+            Thread.sleep(200);
+            assertThat(restore("q", 0, seal(hex("010201780179")))).isEqualTo("OK");
+            assertThat(popped.get(5, java.util.concurrent.TimeUnit.SECONDS)).containsExactly("q", "x");
+        }
+        assertThat(jedis.lrange("q", 0, -1)).containsExactly("y");
     }
 
     @Test
