@@ -31,6 +31,12 @@ import java.util.concurrent.CompletableFuture;
  * elements or hash fields; larger values are refused before anything is written.
  * Nothing is read to write the elements (a sorted set's ranked set is built in one pass), so
  * the time a RESTORE takes is its writes'.
+ *
+ * <p>Concurrency: everything happens in the caller's transaction. The elements go under an
+ * object id just allocated (High Contention Allocator), which no other transaction can be
+ * writing, so they need no reads; set members are interned with the interner's own
+ * serializable reads; the key's metadata was read serializably by the caller, so a concurrent
+ * change of the key conflicts with the RESTORE and one of them retries.
  */
 final class RestoredValues {
     /** The longest object id (a length byte is not part of it): a tuple-encoded long. */
