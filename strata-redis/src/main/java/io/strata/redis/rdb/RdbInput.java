@@ -119,7 +119,9 @@ final class RdbInput {
             case ENC_LZF:
                 long compressed = readLength();
                 long plain = readLength();
-                if (plain > Integer.MAX_VALUE - 8) {
+                // One LZF back reference (3 bytes at most) yields at most 264 bytes: a claimed
+                // length beyond that ratio is corrupt, and must not size an allocation.
+                if (plain > Integer.MAX_VALUE - 8 || plain > 88 * compressed + 1) {
                     throw new RdbFormatException("LZF string too long");
                 }
                 return Lzf.decompress(readBytes(compressed), (int) plain);

@@ -141,6 +141,8 @@ class RdbCodecTest {
         assertBad("0105");
         assertBad("12010303");
         assertBad("08");
+        // An LZF string claiming 2 GB from 4 compressed bytes.
+        assertBad("00c304807fffffff01616161");
     }
 
     @Test
