@@ -190,12 +190,6 @@ class CopyMoveObjectTest {
                 .hasMessage("ERR wrong number of arguments for 'object|encoding' command");
     }
 
-    @Test
-    void dumpAndRestoreAreUnknown() {
-        jedis.set("k", "v");
-        assertThatThrownBy(() -> jedis.dump("k")).hasMessageStartingWith("ERR unknown command 'DUMP'");
-    }
-
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -147,6 +147,7 @@ public final class RankedSet {
     private final int fanoutBits;
     private final ElementChanges changes;
     private final RankQueries queries;
+    private final BulkLoad bulkLoad;
 
     /** The set stored under {@code subspace}, with fanout 16 and 6 levels; empty until something is added. */
     public RankedSet(Subspace subspace) {
@@ -174,6 +175,7 @@ public final class RankedSet {
         TowerHeights heights = new TowerHeights(fanoutBits, levels);
         this.changes = new ElementChanges(layout, heights, new LevelNeighbours(layout, heights, fanoutBits));
         this.queries = new RankQueries(layout, fanoutBits);
+        this.bulkLoad = new BulkLoad(layout, heights);
     }
 
     /** The subspace holding this set. */
@@ -207,6 +209,20 @@ public final class RankedSet {
      */
     public CompletableFuture<Boolean> add(Transaction tr, byte[] element) {
         return changes.add(tr, layout.checkElement(element));
+    }
+
+    /**
+     * Adds {@code elements} (distinct, any order) to this set, which must be empty and changed
+     * by no other transaction meanwhile (say, a set under a subspace just allocated): writes
+     * the keys a sequence of {@link #add}s would leave, in one pass and without reading, so
+     * that building a large set costs its writes only. Not for a set that may hold elements:
+     * nothing checks, and the counts would be wrong.
+     *
+     * @throws IllegalArgumentException if an element is longer than {@link #maxElementBytes()}
+     *         or appears twice (before anything is written)
+     */
+    public void addAllToEmpty(Transaction tr, java.util.Collection<byte[]> elements) {
+        bulkLoad.load(tr, elements);
     }
 
     /**

@@ -21,6 +21,7 @@ public final class CommandGroups {
         ScanCommand.register(table);
         RandomKeyCommand.register(table);
         KeyCopyCommands.register(table);
+        DumpRestoreCommands.register(table);
         ObjectCommand.register(table);
         SortCommand.register(table);
         BitCommands.register(table);

@@ -37,8 +37,7 @@ import java.util.concurrent.CompletableFuture;
  * </ul>
  * Both read the source serializably, so a concurrent change of it conflicts and one retries.
  *
- * <p>DUMP and RESTORE are not offered (clients get "ERR unknown command"): their payload is
- * Redis's RDB serialization, which this server does not produce or read.
+ * <p>DUMP and RESTORE, the other way to copy a value, are in {@link DumpRestoreCommands}.
  */
 final class KeyCopyCommands {
     private KeyCopyCommands() {

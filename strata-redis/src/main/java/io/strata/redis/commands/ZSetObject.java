@@ -88,6 +88,23 @@ final class ZSetObject {
         return removed.thenCompose(ignored -> ranked.add(tr, element(s, member))).thenApply(ignored -> null);
     }
 
+    /**
+     * Fills this set, which must be new (an object id just allocated, so nothing else can
+     * change it meanwhile), with distinct {@code members} and their {@code scores}: writes
+     * only, the ranked set built in one pass ({@link RankedSet#addAllToEmpty}). RESTORE uses
+     * it, where adding members one by one would take a read round trip each.
+     */
+    void loadNew(Transaction tr, java.util.List<byte[]> members, java.util.List<Double> scores) {
+        java.util.List<byte[]> elements = new java.util.ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+            double s = scores.get(i) == 0.0 ? 0.0 : scores.get(i);
+            tr.set(scoreKey(members.get(i)), ByteBuffer.allocate(8).putLong(Double.doubleToLongBits(s)).array());
+            elements.add(element(s, members.get(i)));
+        }
+        ranked.addAllToEmpty(tr, elements);
+        tr.mutate(MutationType.ADD, countKey, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(members.size()).array());
+    }
+
     /** Removes a member whose score is {@code old}. */
     CompletableFuture<Void> remove(Transaction tr, byte[] member, double old) {
         tr.clear(scoreKey(member));

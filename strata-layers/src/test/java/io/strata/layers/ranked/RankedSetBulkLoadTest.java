@@ -1,0 +1,87 @@
+package io.strata.layers.ranked;
+
+import static io.strata.layers.ranked.RankedSetChecks.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Tuple;
+import io.strata.Strata;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link RankedSet#addAllToEmpty}: the same keys and counts as adding one element at a time, with towers, heads and the empty element. */
+class RankedSetBulkLoadTest {
+    private final Database db = Strata.inMemory();
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private List<KeyValue> stored(RankedSet s) {
+        try (Transaction tr = db.createTransaction()) {
+            List<KeyValue> kvs = tr.getRange(s.subspace().range()).asList().join();
+            List<KeyValue> relative = new ArrayList<>();
+            byte[] prefix = s.subspace().getKey();
+            for (KeyValue kv : kvs) {
+                relative.add(new KeyValue(java.util.Arrays.copyOfRange(kv.getKey(), prefix.length, kv.getKey().length), kv.getValue()));
+            }
+            return relative;
+        }
+    }
+
+    @Test
+    void bulkLoadLeavesWhatAddsLeave() {
+        // Fanout 2 makes many towers, so every level has several keys and counts.
+        RankedSet incremental = new RankedSet(new Subspace(Tuple.from("a")), 2, 5);
+        RankedSet bulk = new RankedSet(new Subspace(Tuple.from("b")), 2, 5);
+        Random random = new Random(7);
+        TreeSet<byte[]> model = RankedSetChecks.model();
+        model.add(new byte[0]);
+        while (model.size() < 400) {
+            byte[] e = new byte[1 + random.nextInt(6)];
+            random.nextBytes(e);
+            model.add(e);
+        }
+        List<byte[]> shuffled = new ArrayList<>(model);
+        Collections.shuffle(shuffled, random);
+        for (byte[] e : shuffled) {
+            db.runAsync(tr -> incremental.add(tr, e)).join();
+        }
+        db.run(tr -> {
+            bulk.addAllToEmpty(tr, shuffled);
+            return null;
+        });
+        assertThat(stored(bulk)).usingElementComparator((x, y) -> java.util.Arrays.equals(x.getKey(), y.getKey())
+                && java.util.Arrays.equals(x.getValue(), y.getValue()) ? 0 : 1).containsExactlyElementsOf(stored(incremental));
+        try (Transaction tr = db.createTransaction()) {
+            RankedSetChecks.assertStructure(tr, bulk, model);
+            assertThat(bulk.size(tr).join()).isEqualTo(400);
+        }
+        // The loaded set goes on working as any other.
+        db.runAsync(tr -> bulk.remove(tr, shuffled.get(0))).join();
+        model.remove(shuffled.get(0));
+        try (Transaction tr = db.createTransaction()) {
+            RankedSetChecks.assertStructure(tr, bulk, model);
+        }
+    }
+
+    @Test
+    void duplicatesAreRefusedBeforeAnyWrite() {
+        RankedSet set = new RankedSet(new Subspace(Tuple.from("c")));
+        assertThatThrownBy(() -> db.run(tr -> {
+            set.addAllToEmpty(tr, List.of(bytes("x"), bytes("y"), bytes("x")));
+            return null;
+        })).hasRootCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(stored(set)).isEmpty();
+    }
+}
