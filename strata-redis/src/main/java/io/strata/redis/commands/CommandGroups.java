@@ -38,6 +38,7 @@ public final class CommandGroups {
         MemoryCommand.register(table);
         DebugCommand.register(table);
         ScriptManagementCommands.register(table);
+        ScriptingCommands.register(table);
         PubSubCommands.register(table);
         AclCommands.register(table);
     }

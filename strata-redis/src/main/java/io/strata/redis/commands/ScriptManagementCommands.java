@@ -13,15 +13,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * FUNCTION and SCRIPT, the management side of scripting, which this server does not offer
- * (EVAL, EVALSHA and FCALL are unknown commands that say so). What can be answered truthfully
- * is: there are no libraries and no cached scripts, so FLUSH succeeds, LIST is empty, EXISTS
- * says 0, DELETE finds no library and KILL finds nothing running. Loading code (FUNCTION LOAD,
- * RESTORE, SCRIPT LOAD) and the rest answer that scripting is not supported. Clients and
- * Redis's test suite flush functions before they start, which therefore works.
+ * FUNCTION, the management of Redis 7 functions, which this server does not offer (FCALL is
+ * an unknown command that says so; EVAL scripts are {@link ScriptingCommands}). What can be
+ * answered truthfully is: there are no libraries, so FLUSH succeeds, LIST is empty, DELETE
+ * finds no library and KILL finds no function running. Loading code (FUNCTION LOAD, RESTORE)
+ * answers that functions are not supported. Clients and Redis's test suite flush functions
+ * before they start, which therefore works.
  */
 final class ScriptManagementCommands {
-    static final String NOT_SUPPORTED = "scripting and functions are not supported by Strata's Redis-compatible server";
+    static final String NOT_SUPPORTED = "functions are not supported by Strata's Redis-compatible server";
 
     private ScriptManagementCommands() {
     }
@@ -40,27 +40,12 @@ final class ScriptManagementCommands {
         t.addSubcommand("function", "restore", -3, "write denyoom noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
         t.addSubcommand("function", "dump", 2, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
         t.addSubcommand("function", "help", 2, "loading stale", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> done(help("FUNCTION")));
-
-        t.addContainer("script");
-        t.addSubcommand("script", "flush", -2, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> flush(inv, "SCRIPT"));
-        t.addSubcommand("script", "exists", -3, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> {
-            List<Reply> none = new ArrayList<>();
-            for (int i = 2; i < inv.argc(); i++) {
-                none.add(Reply.ZERO);
-            }
-            return done(Reply.array(none));
-        });
-        t.addSubcommand("script", "kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> notBusy());
-        t.addSubcommand("script", "load", 3, "noscript stale", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
-        t.addSubcommand("script", "debug", 3, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
-        t.addSubcommand("script", "help", 2, "loading stale", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> done(help("SCRIPT")));
     }
 
-    /** FUNCTION FLUSH / SCRIPT FLUSH [ASYNC|SYNC]: there is nothing to flush. */
+    /** FUNCTION FLUSH [ASYNC|SYNC]: there is nothing to flush. */
     private static CompletableFuture<Reply> flush(Invocation inv, String command) {
         if (inv.argc() > 3 || (inv.argc() == 3 && !inv.option(2).equals("ASYNC") && !inv.option(2).equals("SYNC"))) {
-            throw new RedisException(command.equals("FUNCTION") ? "ERR FUNCTION FLUSH only supports SYNC|ASYNC option"
-                    : "ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+            throw new RedisException("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
         }
         return done(Reply.OK);
     }
@@ -94,13 +79,8 @@ final class ScriptManagementCommands {
         lines.add(Reply.simple(command + " <subcommand> [<arg> ...]. " + NOT_SUPPORTED + "; subcommands:"));
         lines.add(Reply.simple("FLUSH [ASYNC|SYNC]"));
         lines.add(Reply.simple("    Succeeds: there is nothing to delete."));
-        if (command.equals("FUNCTION")) {
-            lines.add(Reply.simple("LIST [WITHCODE] [LIBRARYNAME <pattern>]"));
-            lines.add(Reply.simple("    Empty: there are no libraries."));
-        } else {
-            lines.add(Reply.simple("EXISTS <sha1> [<sha1> ...]"));
-            lines.add(Reply.simple("    0 for each: there are no cached scripts."));
-        }
+        lines.add(Reply.simple("LIST [WITHCODE] [LIBRARYNAME <pattern>]"));
+        lines.add(Reply.simple("    Empty: there are no libraries."));
         lines.add(Reply.simple("HELP"));
         lines.add(Reply.simple("    Print this help."));
         return Reply.array(lines);

@@ -229,6 +229,10 @@ public abstract class Reply {
         Bool(boolean value) {
             this.value = value;
         }
+
+        public boolean value() {
+            return value;
+        }
     }
 
     public static final class Verbatim extends Reply {
@@ -236,6 +240,10 @@ public abstract class Reply {
 
         Verbatim(String text) {
             this.text = text;
+        }
+
+        public String text() {
+            return text;
         }
     }
 }

@@ -24,6 +24,7 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.MonitorFeed;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
+import io.strata.redis.scripting.Scripts;
 import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
 import io.strata.redis.commands.ClientCommand;
@@ -86,6 +87,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final SlowLog slowlog = new SlowLog();
     private final MonitorFeed monitors = new MonitorFeed();
+    private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private KeyStore keys;
@@ -268,6 +270,7 @@ public final class RedisServer implements AutoCloseable {
         if (blocked != null) {
             blocked.close();
         }
+        scripts.close();
         stopped.complete(null);
     }
 
@@ -365,6 +368,11 @@ public final class RedisServer implements AutoCloseable {
             if (c != null) {
                 monitors.add(session.id(), c::send);
             }
+        }
+
+        @Override
+        public Scripts scripts() {
+            return scripts;
         }
 
         @Override

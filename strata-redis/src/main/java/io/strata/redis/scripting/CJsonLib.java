@@ -1,0 +1,385 @@
+package io.strata.redis.scripting;
+
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaUserdata;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Lua CJSON's {@code cjson} library as Redis ships it: {@code encode}, {@code decode} and
+ * {@code null}, with its choices: numbers as {@code %.14g}, {@code /} escaped, an empty table
+ * is {@code {}}, a table is an array when its keys are 1..n (holes allowed unless excessively
+ * sparse), strings are bytes (UTF-8 passes through). The configuration functions are accepted
+ * and change nothing.
+ */
+final class CJsonLib {
+    /** {@code cjson.null}: JSON null inside tables, where nil cannot be stored. */
+    static final LuaValue NULL = new LuaUserdata(new Object());
+    private static final int MAX_DEPTH = 1000;
+
+    private CJsonLib() {
+    }
+
+    static LuaTable create() {
+        LuaTable cjson = new LuaTable();
+        cjson.rawset("encode", RedisApi.fn(a -> {
+            if (a.narg() != 1) {
+                throw new LuaError("bad argument #1 to 'encode' (expected 1 argument)");
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            encode(a.arg1(), out, 0);
+            return LuaString.valueOf(out.toByteArray());
+        }));
+        cjson.rawset("decode", RedisApi.fn(a -> {
+            if (a.narg() != 1) {
+                throw new LuaError("bad argument #1 to 'decode' (expected 1 argument)");
+            }
+            return new Decoder(LuaReplies.bytes(a.checkstring(1))).document();
+        }));
+        cjson.rawset("null", NULL);
+        for (String option : new String[] {"encode_keep_buffer", "encode_max_depth", "decode_max_depth",
+                "encode_number_precision", "encode_sparse_array", "encode_invalid_numbers", "decode_invalid_numbers"}) {
+            cjson.rawset(option, RedisApi.fn(a -> a));
+        }
+        return cjson;
+    }
+
+    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth) {
+        switch (v.type()) {
+            case LuaValue.TNIL -> write(out, "null");
+            case LuaValue.TBOOLEAN -> write(out, v.toboolean() ? "true" : "false");
+            case LuaValue.TNUMBER -> write(out, number(v.todouble()));
+            case LuaValue.TSTRING -> string(LuaReplies.bytes(v), out);
+            case LuaValue.TTABLE -> table((LuaTable) v, out, depth + 1);
+            default -> {
+                if (v == NULL) {
+                    write(out, "null");
+                } else {
+                    throw new LuaError("Cannot serialise " + v.typename() + ": type not supported");
+                }
+            }
+        }
+    }
+
+    private static void table(LuaTable t, ByteArrayOutputStream out, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
+        }
+        int length = arrayLength(t);
+        if (length > 0) {
+            out.write('[');
+            for (int i = 1; i <= length; i++) {
+                if (i > 1) {
+                    out.write(',');
+                }
+                encode(t.rawget(i), out, depth);
+            }
+            out.write(']');
+            return;
+        }
+        out.write('{');
+        boolean first = true;
+        for (Varargs n = t.next(LuaValue.NIL); !n.arg1().isnil(); n = t.next(n.arg1())) {
+            LuaValue key = n.arg1();
+            if (!first) {
+                out.write(',');
+            }
+            first = false;
+            if (key.type() == LuaValue.TSTRING) {
+                string(LuaReplies.bytes(key), out);
+            } else if (key.type() == LuaValue.TNUMBER) {
+                string(number(key.todouble()).getBytes(StandardCharsets.US_ASCII), out);
+            } else {
+                throw new LuaError("Cannot serialise " + key.typename() + ": table key must be a number or string");
+            }
+            out.write(':');
+            encode(n.arg(2), out, depth);
+        }
+        out.write('}');
+    }
+
+    /** CJSON's rule: the array length when every key is a positive integer, -1 otherwise (or when too sparse). */
+    private static int arrayLength(LuaTable t) {
+        int max = 0;
+        int items = 0;
+        for (Varargs n = t.next(LuaValue.NIL); !n.arg1().isnil(); n = t.next(n.arg1())) {
+            LuaValue k = n.arg1();
+            if (k.type() != LuaValue.TNUMBER) {
+                return -1;
+            }
+            double d = k.todouble();
+            if (d < 1 || d != Math.floor(d) || d > Integer.MAX_VALUE) {
+                return -1;
+            }
+            max = Math.max(max, (int) d);
+            items++;
+        }
+        if (max > 10 && max > items * 2) {
+            throw new LuaError("Cannot serialise table: excessively sparse array");
+        }
+        return items == 0 ? -1 : max;
+    }
+
+    private static void string(byte[] s, ByteArrayOutputStream out) {
+        out.write('"');
+        for (byte b : s) {
+            int c = b & 0xff;
+            switch (c) {
+                case '"' -> write(out, "\\\"");
+                case '\\' -> write(out, "\\\\");
+                case '/' -> write(out, "\\/");
+                case '\b' -> write(out, "\\b");
+                case '\f' -> write(out, "\\f");
+                case '\n' -> write(out, "\\n");
+                case '\r' -> write(out, "\\r");
+                case '\t' -> write(out, "\\t");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) {
+                        write(out, String.format("\\u%04x", c));
+                    } else {
+                        out.write(c);
+                    }
+                }
+            }
+        }
+        out.write('"');
+    }
+
+    /** C's {@code %.14g}. */
+    static String number(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+        }
+        if (d == Math.rint(d) && Math.abs(d) < 1e14) {
+            return Long.toString((long) d);
+        }
+        BigDecimal b = new BigDecimal(d).round(new MathContext(14)).stripTrailingZeros();
+        int exponent = b.precision() - b.scale() - 1;
+        if (exponent < -4 || exponent >= 14) {
+            String digits = b.unscaledValue().abs().toString();
+            String mantissa = digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits;
+            return (b.signum() < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+")
+                    + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
+        }
+        return b.toPlainString();
+    }
+
+    private static void write(ByteArrayOutputStream out, String s) {
+        out.writeBytes(s.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** A recursive-descent JSON reader with CJSON's error wording. */
+    private static final class Decoder {
+        private final byte[] in;
+        private int pos;
+        private int depth;
+
+        Decoder(byte[] in) {
+            this.in = in;
+        }
+
+        LuaValue document() {
+            LuaValue v = value();
+            skipSpace();
+            if (pos < in.length) {
+                throw error("the end", "invalid token");
+            }
+            return v;
+        }
+
+        private LuaValue value() {
+            skipSpace();
+            if (pos >= in.length) {
+                throw error("value", "the end");
+            }
+            byte c = in[pos];
+            if (c == '{') {
+                return object();
+            }
+            if (c == '[') {
+                return array();
+            }
+            if (c == '"') {
+                return LuaString.valueOf(string());
+            }
+            if (c == '-' || (c >= '0' && c <= '9')) {
+                return number();
+            }
+            if (literal("true")) {
+                return LuaValue.TRUE;
+            }
+            if (literal("false")) {
+                return LuaValue.FALSE;
+            }
+            if (literal("null")) {
+                return NULL;
+            }
+            throw error("value", "invalid token");
+        }
+
+        private LuaValue object() {
+            enter();
+            pos++;
+            LuaTable t = new LuaTable();
+            skipSpace();
+            if (pos < in.length && in[pos] == '}') {
+                pos++;
+                depth--;
+                return t;
+            }
+            while (true) {
+                skipSpace();
+                if (pos >= in.length || in[pos] != '"') {
+                    throw error("object key string", pos >= in.length ? "the end" : "invalid token");
+                }
+                LuaString key = LuaString.valueOf(string());
+                skipSpace();
+                if (pos >= in.length || in[pos] != ':') {
+                    throw error("colon", pos >= in.length ? "the end" : "invalid token");
+                }
+                pos++;
+                t.rawset(key, value());
+                skipSpace();
+                if (pos < in.length && in[pos] == ',') {
+                    pos++;
+                } else if (pos < in.length && in[pos] == '}') {
+                    pos++;
+                    depth--;
+                    return t;
+                } else {
+                    throw error("comma or object end", pos >= in.length ? "the end" : "invalid token");
+                }
+            }
+        }
+
+        private LuaValue array() {
+            enter();
+            pos++;
+            LuaTable t = new LuaTable();
+            skipSpace();
+            if (pos < in.length && in[pos] == ']') {
+                pos++;
+                depth--;
+                return t;
+            }
+            for (int i = 1; ; i++) {
+                t.rawset(i, value());
+                skipSpace();
+                if (pos < in.length && in[pos] == ',') {
+                    pos++;
+                } else if (pos < in.length && in[pos] == ']') {
+                    pos++;
+                    depth--;
+                    return t;
+                } else {
+                    throw error("comma or array end", pos >= in.length ? "the end" : "invalid token");
+                }
+            }
+        }
+
+        private void enter() {
+            if (++depth > MAX_DEPTH) {
+                throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (pos + 1));
+            }
+        }
+
+        private byte[] string() {
+            int start = pos;
+            pos++;
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            while (pos < in.length && in[pos] != '"') {
+                byte c = in[pos++];
+                if (c != '\\') {
+                    out.write(c);
+                    continue;
+                }
+                if (pos >= in.length) {
+                    break;
+                }
+                byte e = in[pos++];
+                switch (e) {
+                    case '"', '\\', '/' -> out.write(e);
+                    case 'b' -> out.write('\b');
+                    case 'f' -> out.write('\f');
+                    case 'n' -> out.write('\n');
+                    case 'r' -> out.write('\r');
+                    case 't' -> out.write('\t');
+                    case 'u' -> unicode(out, start);
+                    default -> throw new LuaError("Expected value but found invalid escape code at character " + (start + 1));
+                }
+            }
+            if (pos >= in.length) {
+                throw new LuaError("Expected value but found unexpected end of string at character " + (start + 1));
+            }
+            pos++;
+            return out.toByteArray();
+        }
+
+        private void unicode(ByteArrayOutputStream out, int start) {
+            int cp = hex4(start);
+            if (cp >= 0xD800 && cp <= 0xDBFF && pos + 1 < in.length && in[pos] == '\\' && in[pos + 1] == 'u') {
+                pos += 2;
+                int low = hex4(start);
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            }
+            out.writeBytes(new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
+        }
+
+        private int hex4(int start) {
+            if (pos + 4 > in.length) {
+                throw new LuaError("Expected value but found invalid unicode escape code at character " + (start + 1));
+            }
+            try {
+                int v = Integer.parseInt(new String(in, pos, 4, StandardCharsets.US_ASCII), 16);
+                pos += 4;
+                return v;
+            } catch (NumberFormatException e) {
+                throw new LuaError("Expected value but found invalid unicode escape code at character " + (start + 1));
+            }
+        }
+
+        private LuaValue number() {
+            int start = pos;
+            while (pos < in.length && "+-0123456789.eE".indexOf(in[pos]) >= 0) {
+                pos++;
+            }
+            try {
+                return LuaValue.valueOf(Double.parseDouble(new String(in, start, pos - start, StandardCharsets.US_ASCII)));
+            } catch (NumberFormatException e) {
+                pos = start;
+                throw error("value", "invalid number");
+            }
+        }
+
+        private boolean literal(String word) {
+            byte[] w = word.getBytes(StandardCharsets.US_ASCII);
+            if (pos + w.length > in.length) {
+                return false;
+            }
+            for (int i = 0; i < w.length; i++) {
+                if (in[pos + i] != w[i]) {
+                    return false;
+                }
+            }
+            pos += w.length;
+            return true;
+        }
+
+        private void skipSpace() {
+            while (pos < in.length && (in[pos] == ' ' || in[pos] == '\t' || in[pos] == '\n' || in[pos] == '\r')) {
+                pos++;
+            }
+        }
+
+        private LuaError error(String expected, String found) {
+            return new LuaError("Expected " + expected + " but found " + found + " at character " + (pos + 1));
+        }
+    }
+}

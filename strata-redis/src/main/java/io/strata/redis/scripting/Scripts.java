@@ -1,0 +1,137 @@
+package io.strata.redis.scripting;
+
+import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.Invocation;
+import io.strata.redis.command.ServerContext;
+import io.strata.redis.protocol.RedisException;
+import io.strata.redis.protocol.Reply;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A server's scripting: the script cache, the scripting threads, and the runs in progress,
+ * which the BUSY check and SCRIPT KILL look at.
+ *
+ * <h2>Atomicity</h2>
+ * A script runs inside one database transaction: EXEC's when it is queued in MULTI, else one
+ * of its own ({@code CommandExecutor.runInTransaction}, retried on conflicts). Every
+ * {@code redis.call} runs in that transaction, so the script reads its own writes, others see
+ * all of them or none, and two scripts that touch the same keys are serializable. A retried
+ * attempt runs the script again from the start. As in Redis, an error raised after a write
+ * does not undo the write (the error is the reply and the transaction commits); a killed
+ * script has written nothing, so nothing commits.
+ *
+ * <h2>Threads</h2>
+ * Scripts run on a pool of daemon threads, never on Netty's event loops, because a script
+ * blocks while its commands wait for the database. Scripts of different clients may run at
+ * the same time (unlike Redis): their transactions keep them apart. The set of runs in
+ * progress is a concurrent set; {@link #busy} reads it on every request, which costs a
+ * volatile read when no script runs.
+ */
+public final class Scripts implements AutoCloseable {
+    public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+
+    private final ServerContext server;
+    private final ScriptCache cache = new ScriptCache();
+    private final Set<ScriptRun> running = ConcurrentHashMap.newKeySet();
+    private final ExecutorService threads;
+
+    public Scripts(ServerContext server) {
+        this.server = server;
+        AtomicInteger n = new AtomicInteger();
+        this.threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "strata-redis-script-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public ScriptCache cache() {
+        return cache;
+    }
+
+    /**
+     * Runs {@code script} for {@code inv}: in {@code tr} (inside EXEC) or in a transaction of
+     * its own (tr null). {@code readOnly}: EVAL_RO/EVALSHA_RO or a {@code no-writes} script.
+     */
+    public CompletableFuture<Reply> run(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
+                                        List<byte[]> keys, List<byte[]> args) {
+        if (tr != null) {
+            return runIn(script, inv, tr, readOnly, keys, args);
+        }
+        return server.executor().runInTransaction(t -> runIn(script, inv, t, readOnly, keys, args));
+    }
+
+    private CompletableFuture<Reply> runIn(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
+                                           List<byte[]> keys, List<byte[]> args) {
+        CompletableFuture<Reply> result = new CompletableFuture<>();
+        threads.execute(() -> {
+            ScriptRun run = new ScriptRun(server, script, inv, tr, readOnly);
+            running.add(run);
+            try {
+                Reply reply = run.execute(keys, args);
+                if (run.killed() && reply.isError()) {
+                    // Nothing was written; failing the attempt leaves its transaction uncommitted.
+                    result.completeExceptionally(new RedisException(((Reply.Error) reply).message()));
+                } else {
+                    result.complete(reply);
+                }
+            } catch (ScriptRun.AttemptFailed e) {
+                result.completeExceptionally(e.getCause());
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            } finally {
+                running.remove(run);
+            }
+        });
+        return result;
+    }
+
+    /** Whether a script has run longer than {@code busy-reply-threshold}: other clients then get BUSY. */
+    public boolean busy() {
+        if (running.isEmpty()) {
+            return false;
+        }
+        long threshold = server.settings().getLong("busy-reply-threshold");
+        if (threshold <= 0) {
+            return false;
+        }
+        for (ScriptRun run : running) {
+            if (run.runningMillis() >= threshold) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** SCRIPT KILL: stops the scripts that have not written; Redis's errors when none runs or all wrote. */
+    public void kill() {
+        if (running.isEmpty()) {
+            throw new RedisException("NOTBUSY No scripts in execution right now.");
+        }
+        boolean killedOne = false;
+        for (ScriptRun run : running) {
+            killedOne |= run.kill();
+        }
+        if (!killedOne) {
+            throw new RedisException("UNKILLABLE Sorry the script already executed write commands against the dataset. "
+                    + "You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.");
+        }
+    }
+
+    /** How many scripts run now. */
+    public int runningCount() {
+        return running.size();
+    }
+
+    @Override
+    public void close() {
+        threads.shutdownNow();
+    }
+}
