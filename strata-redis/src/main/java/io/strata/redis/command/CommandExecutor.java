@@ -132,7 +132,7 @@ public final class CommandExecutor {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
                     + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"), null, 0);
         }
-        if (!spec.has(CommandFlag.ALLOW_BUSY) && server.scripts().busy()) {
+        if (!spec.has(CommandFlag.ALLOW_BUSY) && server.scripts().busy(session)) {
             return new Prepared(busy(session, spec), null, 0);
         }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {

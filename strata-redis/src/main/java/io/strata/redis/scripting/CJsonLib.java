@@ -8,8 +8,6 @@ import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Varargs;
 
 import java.io.ByteArrayOutputStream;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -22,42 +20,88 @@ import java.nio.charset.StandardCharsets;
 final class CJsonLib {
     /** {@code cjson.null}: JSON null inside tables, where nil cannot be stored. */
     static final LuaValue NULL = new LuaUserdata(new Object());
-    private static final int MAX_DEPTH = 1000;
+
+    /** The settings a script may change through the configuration functions; per run, as the library is. */
+    private static final class Config {
+        int encodeMaxDepth = 1000;
+        int decodeMaxDepth = 1000;
+        int precision = 14;
+        LuaValue encodeInvalidNumbers = LuaValue.FALSE;
+        LuaValue decodeInvalidNumbers = LuaValue.TRUE;
+        LuaValue keepBuffer = LuaValue.TRUE;
+        LuaValue sparseConvert = LuaValue.FALSE;
+        int sparseRatio = 2;
+        int sparseSafe = 10;
+    }
 
     private CJsonLib() {
     }
 
     static LuaTable create() {
+        Config config = new Config();
         LuaTable cjson = new LuaTable();
         cjson.rawset("encode", RedisApi.fn(a -> {
             if (a.narg() != 1) {
                 throw new LuaError("bad argument #1 to 'encode' (expected 1 argument)");
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            encode(a.arg1(), out, 0);
+            encode(a.arg1(), out, 0, config);
             return LuaString.valueOf(out.toByteArray());
         }));
         cjson.rawset("decode", RedisApi.fn(a -> {
             if (a.narg() != 1) {
                 throw new LuaError("bad argument #1 to 'decode' (expected 1 argument)");
             }
-            return new Decoder(LuaReplies.bytes(a.checkstring(1))).document();
+            return new Decoder(LuaReplies.bytes(a.checkstring(1)), config.decodeMaxDepth).document();
         }));
         cjson.rawset("null", NULL);
-        for (String option : new String[] {"encode_keep_buffer", "encode_max_depth", "decode_max_depth",
-                "encode_number_precision", "encode_sparse_array", "encode_invalid_numbers", "decode_invalid_numbers"}) {
-            cjson.rawset(option, RedisApi.fn(a -> a));
-        }
+        cjson.rawset("encode_max_depth", RedisApi.fn(a -> {
+            config.encodeMaxDepth = a.isnoneornil(1) ? config.encodeMaxDepth : a.checkint(1);
+            return LuaValue.valueOf(config.encodeMaxDepth);
+        }));
+        cjson.rawset("decode_max_depth", RedisApi.fn(a -> {
+            config.decodeMaxDepth = a.isnoneornil(1) ? config.decodeMaxDepth : a.checkint(1);
+            return LuaValue.valueOf(config.decodeMaxDepth);
+        }));
+        cjson.rawset("encode_number_precision", RedisApi.fn(a -> {
+            if (!a.isnoneornil(1)) {
+                int p = a.checkint(1);
+                if (p < 1 || p > 14) {
+                    throw new LuaError("bad argument #1 to '?' (expected integer between 1 and 14)");
+                }
+                config.precision = p;
+            }
+            return LuaValue.valueOf(config.precision);
+        }));
+        cjson.rawset("encode_invalid_numbers", RedisApi.fn(a -> {
+            config.encodeInvalidNumbers = a.isnoneornil(1) ? config.encodeInvalidNumbers : a.arg1();
+            return config.encodeInvalidNumbers;
+        }));
+        cjson.rawset("decode_invalid_numbers", RedisApi.fn(a -> {
+            config.decodeInvalidNumbers = a.isnoneornil(1) ? config.decodeInvalidNumbers : a.arg1();
+            return config.decodeInvalidNumbers;
+        }));
+        cjson.rawset("encode_keep_buffer", RedisApi.fn(a -> {
+            config.keepBuffer = a.isnoneornil(1) ? config.keepBuffer : a.arg1();
+            return config.keepBuffer;
+        }));
+        cjson.rawset("encode_sparse_array", RedisApi.fn(a -> {
+            config.sparseConvert = a.isnoneornil(1) ? config.sparseConvert : a.arg1();
+            config.sparseRatio = a.isnoneornil(2) ? config.sparseRatio : a.checkint(2);
+            config.sparseSafe = a.isnoneornil(3) ? config.sparseSafe : a.checkint(3);
+            return LuaValue.varargsOf(new LuaValue[] {config.sparseConvert, LuaValue.valueOf(config.sparseRatio),
+                LuaValue.valueOf(config.sparseSafe)});
+        }));
         return cjson;
     }
 
-    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth) {
+    private static void encode(LuaValue v, ByteArrayOutputStream out, int depth, Config config) {
         switch (v.type()) {
             case LuaValue.TNIL -> write(out, "null");
             case LuaValue.TBOOLEAN -> write(out, v.toboolean() ? "true" : "false");
-            case LuaValue.TNUMBER -> write(out, number(v.todouble()));
+            case LuaValue.TNUMBER -> write(out, number(v.todouble(), config));
             case LuaValue.TSTRING -> string(LuaReplies.bytes(v), out);
-            case LuaValue.TTABLE -> table((LuaTable) v, out, depth + 1);
+            case LuaValue.TTABLE -> table((LuaTable) v, out, depth + 1, config);
             default -> {
                 if (v == NULL) {
                     write(out, "null");
@@ -68,18 +112,18 @@ final class CJsonLib {
         }
     }
 
-    private static void table(LuaTable t, ByteArrayOutputStream out, int depth) {
-        if (depth > MAX_DEPTH) {
+    private static void table(LuaTable t, ByteArrayOutputStream out, int depth, Config config) {
+        if (depth > config.encodeMaxDepth) {
             throw new LuaError("Cannot serialise, excessive nesting (" + depth + ")");
         }
-        int length = arrayLength(t);
+        int length = arrayLength(t, config);
         if (length > 0) {
             out.write('[');
             for (int i = 1; i <= length; i++) {
                 if (i > 1) {
                     out.write(',');
                 }
-                encode(t.rawget(i), out, depth);
+                encode(t.rawget(i), out, depth, config);
             }
             out.write(']');
             return;
@@ -95,18 +139,18 @@ final class CJsonLib {
             if (key.type() == LuaValue.TSTRING) {
                 string(LuaReplies.bytes(key), out);
             } else if (key.type() == LuaValue.TNUMBER) {
-                string(number(key.todouble()).getBytes(StandardCharsets.US_ASCII), out);
+                string(number(key.todouble(), config).getBytes(StandardCharsets.US_ASCII), out);
             } else {
                 throw new LuaError("Cannot serialise " + key.typename() + ": table key must be a number or string");
             }
             out.write(':');
-            encode(n.arg(2), out, depth);
+            encode(n.arg(2), out, depth, config);
         }
         out.write('}');
     }
 
     /** CJSON's rule: the array length when every key is a positive integer, -1 otherwise (or when too sparse). */
-    private static int arrayLength(LuaTable t) {
+    private static int arrayLength(LuaTable t, Config config) {
         int max = 0;
         int items = 0;
         for (Varargs n = t.next(LuaValue.NIL); !n.arg1().isnil(); n = t.next(n.arg1())) {
@@ -121,7 +165,10 @@ final class CJsonLib {
             max = Math.max(max, (int) d);
             items++;
         }
-        if (max > 10 && max > items * 2) {
+        if (config.sparseRatio > 0 && max > config.sparseSafe && max > items * config.sparseRatio) {
+            if (config.sparseConvert.toboolean()) {
+                return -1;
+            }
             throw new LuaError("Cannot serialise table: excessively sparse array");
         }
         return items == 0 ? -1 : max;
@@ -152,23 +199,20 @@ final class CJsonLib {
         out.write('"');
     }
 
-    /** C's {@code %.14g}. */
-    static String number(double d) {
+    private static String number(double d, Config config) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+            LuaValue allowed = config.encodeInvalidNumbers;
+            if (allowed.type() == LuaValue.TSTRING && allowed.tojstring().equals("null")) {
+                return "null";
+            }
+            if (!allowed.toboolean()) {
+                throw new LuaError("Cannot serialise number: must not be NaN or Inf");
+            }
         }
         if (d == Math.rint(d) && Math.abs(d) < 1e14) {
             return Long.toString((long) d);
         }
-        BigDecimal b = new BigDecimal(d).round(new MathContext(14)).stripTrailingZeros();
-        int exponent = b.precision() - b.scale() - 1;
-        if (exponent < -4 || exponent >= 14) {
-            String digits = b.unscaledValue().abs().toString();
-            String mantissa = digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits;
-            return (b.signum() < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+")
-                    + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
-        }
-        return b.toPlainString();
+        return LuaNumbers.format(d, config.precision);
     }
 
     private static void write(ByteArrayOutputStream out, String s) {
@@ -179,10 +223,12 @@ final class CJsonLib {
     private static final class Decoder {
         private final byte[] in;
         private int pos;
+        private final int maxDepth;
         private int depth;
 
-        Decoder(byte[] in) {
+        Decoder(byte[] in, int maxDepth) {
             this.in = in;
+            this.maxDepth = maxDepth;
         }
 
         LuaValue document() {
@@ -285,7 +331,7 @@ final class CJsonLib {
         }
 
         private void enter() {
-            if (++depth > MAX_DEPTH) {
+            if (++depth > maxDepth) {
                 throw new LuaError("Found too many nested data structures (" + depth + ") at character " + (pos + 1));
             }
         }

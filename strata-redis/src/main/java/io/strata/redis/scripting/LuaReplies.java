@@ -119,8 +119,15 @@ final class LuaReplies {
         return null;
     }
 
+    /** Nesting deeper than this ends in an error element, as Redis's Lua stack limit does (a table may contain itself). */
+    static final int MAX_NESTING = 1000;
+
     /** The script's return value as the reply to its caller ({@code resp}: the script's protocol, for booleans). */
     static Reply toReply(LuaValue v, int resp) {
+        return toReply(v, resp, 0);
+    }
+
+    private static Reply toReply(LuaValue v, int resp, int depth) {
         switch (v.type()) {
             case LuaValue.TSTRING:
                 return Reply.bulk(bytes(v));
@@ -132,13 +139,13 @@ final class LuaReplies {
             case LuaValue.TNUMBER:
                 return Reply.integer((long) v.todouble());
             case LuaValue.TTABLE:
-                return tableReply(v, resp);
+                return depth >= MAX_NESTING ? Reply.error("ERR reached lua stack limit") : tableReply(v, resp, depth + 1);
             default:
                 return Reply.NULL_BULK;
         }
     }
 
-    private static Reply tableReply(LuaValue t, int resp) {
+    private static Reply tableReply(LuaValue t, int resp, int depth) {
         LuaValue err = t.rawget(ERR);
         if (err.type() == LuaValue.TSTRING) {
             return Reply.error(oneLine(err.tojstring()));
@@ -167,8 +174,8 @@ final class LuaReplies {
         if (map.istable()) {
             List<Reply> kv = new ArrayList<>();
             for (Varargs n = map.next(LuaValue.NIL); !n.arg1().isnil(); n = map.next(n.arg1())) {
-                kv.add(toReply(n.arg1(), resp));
-                kv.add(toReply(n.arg(2), resp));
+                kv.add(toReply(n.arg1(), resp, depth));
+                kv.add(toReply(n.arg(2), resp, depth));
             }
             return Reply.map(kv);
         }
@@ -176,7 +183,7 @@ final class LuaReplies {
         if (set.istable()) {
             List<Reply> members = new ArrayList<>();
             for (Varargs n = set.next(LuaValue.NIL); !n.arg1().isnil(); n = set.next(n.arg1())) {
-                members.add(toReply(n.arg1(), resp));
+                members.add(toReply(n.arg1(), resp, depth));
             }
             return Reply.set(members);
         }
@@ -186,7 +193,7 @@ final class LuaReplies {
             if (item.isnil()) {
                 break;
             }
-            items.add(toReply(item, resp));
+            items.add(toReply(item, resp, depth));
         }
         return Reply.array(items);
     }

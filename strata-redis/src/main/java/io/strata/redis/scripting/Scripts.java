@@ -1,6 +1,7 @@
 package io.strata.redis.scripting;
 
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.protocol.RedisException;
@@ -74,27 +75,32 @@ public final class Scripts implements AutoCloseable {
         threads.execute(() -> {
             ScriptRun run = new ScriptRun(server, script, inv, tr, readOnly);
             running.add(run);
+            Reply reply;
             try {
-                Reply reply = run.execute(keys, args);
-                if (run.killed() && reply.isError()) {
-                    // Nothing was written; failing the attempt leaves its transaction uncommitted.
-                    result.completeExceptionally(new RedisException(((Reply.Error) reply).message()));
-                } else {
-                    result.complete(reply);
-                }
+                reply = run.execute(keys, args);
             } catch (ScriptRun.AttemptFailed e) {
-                result.completeExceptionally(e.getCause());
-            } catch (RuntimeException | Error e) {
-                result.completeExceptionally(e);
-            } finally {
                 running.remove(run);
+                result.completeExceptionally(e.getCause());
+                return;
+            } catch (RuntimeException | Error e) {
+                running.remove(run);
+                result.completeExceptionally(e);
+                return;
+            }
+            // Off the list before the reply goes out: the caller's next request must not meet BUSY.
+            running.remove(run);
+            if (run.killed() && reply.isError()) {
+                // Nothing was written; failing the attempt leaves its transaction uncommitted.
+                result.completeExceptionally(new RedisException(((Reply.Error) reply).message()));
+            } else {
+                result.complete(reply);
             }
         });
         return result;
     }
 
-    /** Whether a script has run longer than {@code busy-reply-threshold}: other clients then get BUSY. */
-    public boolean busy() {
+    /** Whether a script of another client than {@code session} has run longer than {@code busy-reply-threshold}. */
+    public boolean busy(ClientSession session) {
         if (running.isEmpty()) {
             return false;
         }
@@ -103,7 +109,7 @@ public final class Scripts implements AutoCloseable {
             return false;
         }
         for (ScriptRun run : running) {
-            if (run.runningMillis() >= threshold) {
+            if (run.caller() != session && run.runningMillis() >= threshold) {
                 return true;
             }
         }
