@@ -191,7 +191,20 @@ class ScriptingTest extends SharedServerTestSupport {
                 .isEqualTo("{\"k\":[true,false]}");
         assertThat(jedis.eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2), bit.bxor(3, 1), bit.bnot(0), bit.lshift(1, 4), bit.tohex(255, 4)}"))
                 .isEqualTo(Arrays.asList(15L, 3L, 2L, -1L, 16L, "00ff"));
-        assertThatThrownBy(() -> jedis.eval("return cmsgpack.pack(1)")).hasMessageContaining("not supported");
+        assertThatThrownBy(() -> jedis.eval("return struct.pack('>I', 1)")).hasMessageContaining("not supported");
+    }
+
+    @Test
+    void cmsgpackPacksAsLuaCmsgpackAndRoundTrips() {
+        String hex = "local s = cmsgpack.pack(ARGV[1] == 'd' and 0.1 or -1099511627776) local h = '' "
+                + "for i = 1, #s do h = h .. string.format('%02x', string.byte(s, i)) end return h";
+        assertThat(jedis.eval(hex, 0, "d")).isEqualTo("cb3fb999999999999a");
+        assertThat(jedis.eval(hex, 0, "i")).isEqualTo("d3ffffff0000000000");
+        assertThat(jedis.eval("local t = cmsgpack.unpack(cmsgpack.pack({1, 'two', {k = 'v'}, true})) "
+                + "return {t[1], t[2], t[3].k, tostring(t[4])}")).isEqualTo(List.of(1L, "two", "v", "true"));
+        assertThat(jedis.eval("local packed = cmsgpack.pack('a', 'b', 'c') "
+                + "local offset, first = cmsgpack.unpack_one(packed) local last, second, third = cmsgpack.unpack_limit(packed, 2, offset) "
+                + "return {offset, first, last, second, third}")).isEqualTo(List.of(2L, "a", -1L, "b", "c"));
     }
 
     @Test

@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * to it reaches another (Redis reaches the same end by locking its one environment). What a
  * script sees is what Redis 7.0 offers: the base functions without {@code print},
  * {@code dofile}, {@code loadfile} and {@code loadstring} (nil, as in 7.0); {@code string},
- * {@code table}, {@code math}, {@code coroutine}; {@code redis} ({@link RedisApi}); {@code cjson}
- * and {@code bit}; {@code struct} and {@code cmsgpack} exist but say they are not supported;
+ * {@code table}, {@code math}, {@code coroutine}; {@code redis} ({@link RedisApi}); {@code cjson},
+ * {@code cmsgpack} and {@code bit}; {@code struct} exists but says it is not supported;
  * Lua 5.1's {@code unpack}, {@code gcinfo} and {@code table.getn} on luaj's 5.2; Redis's
  * {@code pcall}, which hands back a command error's text rather than its table; and
  * {@code KEYS}/{@code ARGV}. Globals cannot be created ({@code Attempt to modify a readonly
@@ -83,7 +83,7 @@ final class LuaSandbox {
         g.rawset("cjson", CJsonLib.create());
         g.rawset("bit", BitLib.create());
         g.rawset("struct", unsupported("struct"));
-        g.rawset("cmsgpack", unsupported("cmsgpack"));
+        g.rawset("cmsgpack", CMsgPackLib.create());
         g.rawset("KEYS", array(keys));
         g.rawset("ARGV", array(args));
         lockGlobals(g);
