@@ -219,6 +219,47 @@ class ScriptingTest extends SharedServerTestSupport {
     }
 
     @Test
+    void sortOfASetWithoutOrderIsSortedForScripts() {
+        jedis.sadd("myset", "b", "aa", "a", "z");
+        assertThat(jedis.eval("return redis.call('sort', KEYS[1], 'by', '_')", 1, "myset")).isEqualTo(List.of("a", "aa", "b", "z"));
+    }
+
+    @Test
+    void resp3ConversionsBothWays() throws Exception {
+        jedis.hset("h", "f", "v");
+        jedis.zadd("z", 1.5, "m");
+        try (RawConnection c = new RawConnection(server.port())) {
+            c.resp3();
+            assertThat(c.call("EVAL", "return redis.call('hgetall', 'h')", "0")).isEqualTo("*2");
+            c.line();
+            c.line();
+            c.line();
+            c.line();
+            assertThat(c.call("EVAL", "redis.setresp(3) return redis.call('hgetall', 'h')", "0")).isEqualTo("%1");
+            c.line();
+            c.line();
+            c.line();
+            c.line();
+            assertThat(c.call("EVAL", "redis.setresp(3) return redis.call('zscore', 'z', 'm').double * 2", "0")).isEqualTo(":3");
+            assertThat(c.call("EVAL", "return redis.call('zscore', 'z', 'm')", "0")).isEqualTo("$3");
+            assertThat(c.line()).isEqualTo("1.5");
+            assertThat(c.call("EVAL", "return {double = 3.5}", "0")).isEqualTo(",3.5");
+            assertThat(c.call("EVAL", "return true", "0")).isEqualTo(":1");
+            assertThat(c.call("EVAL", "redis.setresp(3) return true", "0")).isEqualTo("#t");
+            assertThat(c.call("EVAL", "redis.setresp(3) return false", "0")).isEqualTo("#f");
+            assertThat(c.call("EVAL", "return nil", "0")).isEqualTo("_");
+            assertThat(c.call("EVAL", "redis.setresp(3) return type(redis.call('get', 'nokey'))", "0")).isEqualTo("$3");
+            assertThat(c.line()).isEqualTo("nil");
+            assertThat(c.call("EVAL", "return {big_number = '12345678901234567890'}", "0")).isEqualTo("(12345678901234567890");
+            assertThat(c.call("EVAL", "return {set = {a = true}}", "0")).isEqualTo("~1");
+            assertThat(c.line()).isEqualTo("$1");
+            assertThat(c.line()).isEqualTo("a");
+            assertThat(c.call("EVAL", "return {verbatim_string = {format = 'txt', string = 'hi'}}", "0")).isEqualTo("=6");
+            assertThat(c.line()).isEqualTo("txt:hi");
+        }
+    }
+
+    @Test
     void scriptCommandsAnswerAsRedis() {
         assertThatThrownBy(() -> jedis.scriptKill()).hasMessage("NOTBUSY No scripts in execution right now.");
         assertThatThrownBy(() -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.SCRIPT, "FLUSH", "LATER"))

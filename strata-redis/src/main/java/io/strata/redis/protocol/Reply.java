@@ -86,6 +86,11 @@ public abstract class Reply {
     }
 
     /** Text that RESP3 sends as a verbatim string of format {@code txt} (INFO, CLIENT INFO, LATENCY DOCTOR). */
+    /** A RESP3 big number (decimal digits, maybe signed); a bulk string in RESP2. */
+    public static Reply bigNumber(String digits) {
+        return new BigNumber(digits);
+    }
+
     public static Reply verbatim(String text) {
         return new Verbatim(text);
     }
@@ -232,6 +237,18 @@ public abstract class Reply {
 
         public boolean value() {
             return value;
+        }
+    }
+
+    public static final class BigNumber extends Reply {
+        final String digits;
+
+        BigNumber(String digits) {
+            this.digits = digits;
+        }
+
+        public String digits() {
+            return digits;
         }
     }
 

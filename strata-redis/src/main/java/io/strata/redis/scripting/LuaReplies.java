@@ -56,6 +56,9 @@ final class LuaReplies {
         if (r instanceof Reply.Bool b) {
             return resp == 2 ? LuaValue.valueOf(b.value() ? 1 : 0) : LuaValue.valueOf(b.value());
         }
+        if (r instanceof Reply.BigNumber b) {
+            return resp == 2 ? LuaValue.valueOf(b.digits()) : single(BIG_NUMBER, LuaValue.valueOf(b.digits()));
+        }
         if (r instanceof Reply.Verbatim v) {
             if (resp == 2) {
                 return LuaValue.valueOf(v.text());
@@ -160,7 +163,7 @@ final class LuaReplies {
         }
         LuaValue big = t.rawget(BIG_NUMBER);
         if (big.type() == LuaValue.TSTRING) {
-            return Reply.bulk(oneLine(big.tojstring()));
+            return Reply.bigNumber(oneLine(big.tojstring()));
         }
         LuaValue verbatim = t.rawget(VERBATIM);
         if (verbatim.istable()) {

@@ -64,6 +64,7 @@ public final class ScriptRun {
         // Redis's script client: the caller's database and user, RESP2 until redis.setresp.
         this.client = new ClientSession(caller.id(), caller.address(), caller.localAddress(), server.clock().getAsLong(), true);
         client.authenticate(caller.user());
+        client.markScriptClient();
         client.db(caller.db());
         client.protocol(2);
     }
