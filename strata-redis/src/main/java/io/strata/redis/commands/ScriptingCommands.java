@@ -36,7 +36,7 @@ final class ScriptingCommands {
         String flags = "noscript skip_monitor may_replicate no_mandatory_keys stale";
         t.add("eval", -3, flags, 0, 0, 0, "scripting", BLOCKING, (inv, tr) -> eval(inv, tr, false, false));
         t.add("evalsha", -3, flags, 0, 0, 0, "scripting", BLOCKING, (inv, tr) -> eval(inv, tr, true, false));
-        String readOnly = "noscript skip_monitor no_mandatory_keys stale";
+        String readOnly = "readonly noscript skip_monitor no_mandatory_keys stale";
         t.add("eval_ro", -3, readOnly, 0, 0, 0, "scripting", BLOCKING, (inv, tr) -> eval(inv, tr, false, true));
         t.add("evalsha_ro", -3, readOnly, 0, 0, 0, "scripting", BLOCKING, (inv, tr) -> eval(inv, tr, true, true));
 
