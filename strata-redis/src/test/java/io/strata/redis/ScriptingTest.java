@@ -191,7 +191,20 @@ class ScriptingTest extends SharedServerTestSupport {
                 .isEqualTo("{\"k\":[true,false]}");
         assertThat(jedis.eval("return {bit.band(0xff, 0x0f), bit.bor(1, 2), bit.bxor(3, 1), bit.bnot(0), bit.lshift(1, 4), bit.tohex(255, 4)}"))
                 .isEqualTo(Arrays.asList(15L, 3L, 2L, -1L, 16L, "00ff"));
-        assertThatThrownBy(() -> jedis.eval("return struct.pack('>I', 1)")).hasMessageContaining("not supported");
+    }
+
+    @Test
+    void structPacksAndUnpacksAsRedisStructLibrary() {
+        String hex = "local s = struct.pack(ARGV[1], tonumber(ARGV[2])) local h = '' "
+                + "for i = 1, #s do h = h .. string.format('%02x', string.byte(s, i)) end return h";
+        assertThat(jedis.eval(hex, 0, ">I2", "258")).isEqualTo("0102");
+        assertThat(jedis.eval(hex, 0, "<i", "-2")).isEqualTo("feffffff");
+        assertThat(jedis.eval(hex, 0, ">b", "-1")).isEqualTo("ff");
+        assertThat(jedis.eval("local a, b, c, next = struct.unpack('>HsB', struct.pack('>HsB', 513, 'hi', 7)) "
+                + "return {a, b, c, next}")).isEqualTo(List.of(513L, "hi", 7L, 7L));
+        assertThat(jedis.eval("return {struct.unpack('<I1c0', struct.pack('<I1c0', 3, 'abc'))}")).isEqualTo(List.of("abc", 5L));
+        assertThat(jedis.eval("return struct.size('>iHd')")).isEqualTo(14L);
+        assertThatThrownBy(() -> jedis.eval("return struct.size('s')")).hasMessageContaining("options 'c0' - 's' have undefined sizes");
     }
 
     @Test

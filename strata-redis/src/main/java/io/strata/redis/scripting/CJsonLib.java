@@ -235,7 +235,7 @@ final class CJsonLib {
             LuaValue v = value();
             skipSpace();
             if (pos < in.length) {
-                throw error("the end", "invalid token");
+                throw error("T_END", "invalid token");
             }
             return v;
         }
@@ -243,7 +243,7 @@ final class CJsonLib {
         private LuaValue value() {
             skipSpace();
             if (pos >= in.length) {
-                throw error("value", "the end");
+                throw error("value", "T_END");
             }
             byte c = in[pos];
             if (c == '{') {
@@ -283,12 +283,12 @@ final class CJsonLib {
             while (true) {
                 skipSpace();
                 if (pos >= in.length || in[pos] != '"') {
-                    throw error("object key string", pos >= in.length ? "the end" : "invalid token");
+                    throw error("object key string", pos >= in.length ? "T_END" : "invalid token");
                 }
                 LuaString key = LuaString.valueOf(string());
                 skipSpace();
                 if (pos >= in.length || in[pos] != ':') {
-                    throw error("colon", pos >= in.length ? "the end" : "invalid token");
+                    throw error("colon", pos >= in.length ? "T_END" : "invalid token");
                 }
                 pos++;
                 t.rawset(key, value());
@@ -300,7 +300,7 @@ final class CJsonLib {
                     depth--;
                     return t;
                 } else {
-                    throw error("comma or object end", pos >= in.length ? "the end" : "invalid token");
+                    throw error("comma or object end", pos >= in.length ? "T_END" : "invalid token");
                 }
             }
         }
@@ -325,7 +325,7 @@ final class CJsonLib {
                     depth--;
                     return t;
                 } else {
-                    throw error("comma or array end", pos >= in.length ? "the end" : "invalid token");
+                    throw error("comma or array end", pos >= in.length ? "T_END" : "invalid token");
                 }
             }
         }

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * script sees is what Redis 7.0 offers: the base functions without {@code print},
  * {@code dofile}, {@code loadfile} and {@code loadstring} (nil, as in 7.0); {@code string},
  * {@code table}, {@code math}, {@code coroutine}; {@code redis} ({@link RedisApi}); {@code cjson},
- * {@code cmsgpack} and {@code bit}; {@code struct} exists but says it is not supported;
+ * {@code cmsgpack}, {@code struct} and {@code bit};
  * Lua 5.1's {@code unpack}, {@code gcinfo} and {@code table.getn} on luaj's 5.2; Redis's
  * {@code pcall}, which hands back a command error's text rather than its table; and
  * {@code KEYS}/{@code ARGV}. Globals cannot be created ({@code Attempt to modify a readonly
@@ -82,7 +82,7 @@ final class LuaSandbox {
         g.rawset("redis", RedisApi.create(run));
         g.rawset("cjson", CJsonLib.create());
         g.rawset("bit", BitLib.create());
-        g.rawset("struct", unsupported("struct"));
+        g.rawset("struct", StructLib.create());
         g.rawset("cmsgpack", CMsgPackLib.create());
         g.rawset("KEYS", array(keys));
         g.rawset("ARGV", array(args));
@@ -241,16 +241,5 @@ final class LuaSandbox {
         locked.add(view);
         locked.add(hiddenMeta);
         return view;
-    }
-
-    /** A library Redis has and this server does not: any use says so. */
-    private static LuaTable unsupported(String name) {
-        LuaTable lib = new LuaTable();
-        LuaTable meta = new LuaTable();
-        meta.rawset("__index", RedisApi.fn(a -> {
-            throw new LuaError("The " + name + " library is not supported by Strata's Lua scripting");
-        }));
-        lib.setmetatable(meta);
-        return lib;
     }
 }

@@ -90,7 +90,14 @@ public final class ScriptRun {
      */
     private String errorMessage(LuaValue error, String location) {
         String err = LuaReplies.errorOf(error);
-        String message = err != null ? err : "ERR " + (error == null || error.isnil() ? "nil" : error.tojstring());
+        String text = error == null || error.isnil() ? "nil" : error.tojstring();
+        if (err == null && location != null && error != null && error.type() == LuaValue.TSTRING
+                && !text.startsWith("user_script:") && location.startsWith("@")) {
+            // Raised by a library function in a tail call, which luaj runs after leaving the
+            // caller's frame: Lua would still have named the caller's line.
+            text = location.substring(1) + ": " + text;
+        }
+        String message = err != null ? err : "ERR " + text;
         if (location != null) {
             message += " script: " + script.sha() + ", on " + location + ".";
         }
