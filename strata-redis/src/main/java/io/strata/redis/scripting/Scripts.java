@@ -36,6 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * volatile read when no script runs.
  */
 public final class Scripts implements AutoCloseable {
+    /** FoundationDB's limit on a transaction's life: a script attempt that ran longer cannot commit. */
+    static final long TRANSACTION_LIMIT_MILLIS = 5000;
+
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
     private final ServerContext server;
@@ -64,13 +67,22 @@ public final class Scripts implements AutoCloseable {
     public CompletableFuture<Reply> run(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
                                         List<byte[]> keys, List<byte[]> args) {
         if (tr != null) {
-            return runIn(script, inv, tr, readOnly, keys, args);
+            return runIn(script, inv, tr, readOnly, keys, args, new long[1]);
         }
-        return server.executor().runInTransaction(t -> runIn(script, inv, t, readOnly, keys, args));
+        long[] lastAttemptMillis = new long[1];
+        return server.executor().runInTransaction(t -> {
+            if (lastAttemptMillis[0] >= TRANSACTION_LIMIT_MILLIS) {
+                // The last attempt outlived the database's transaction (too old to read or commit):
+                // running it again would fail the same way, forever.
+                return CompletableFuture.failedFuture(new RedisException("ERR Error running script " + script.sha()
+                        + ": it ran for " + lastAttemptMillis[0] + " ms, longer than a database transaction may last (5 s)"));
+            }
+            return runIn(script, inv, t, readOnly, keys, args, lastAttemptMillis);
+        });
     }
 
     private CompletableFuture<Reply> runIn(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
-                                           List<byte[]> keys, List<byte[]> args) {
+                                           List<byte[]> keys, List<byte[]> args, long[] ranMillis) {
         CompletableFuture<Reply> result = new CompletableFuture<>();
         threads.execute(() -> {
             ScriptRun run = new ScriptRun(server, script, inv, tr, readOnly);
@@ -80,6 +92,7 @@ public final class Scripts implements AutoCloseable {
                 reply = run.execute(keys, args);
             } catch (ScriptRun.AttemptFailed e) {
                 running.remove(run);
+                ranMillis[0] = run.runningMillis();
                 result.completeExceptionally(e.getCause());
                 return;
             } catch (RuntimeException | Error e) {
@@ -89,6 +102,7 @@ public final class Scripts implements AutoCloseable {
             }
             // Off the list before the reply goes out: the caller's next request must not meet BUSY.
             running.remove(run);
+            ranMillis[0] = run.runningMillis();
             if (run.killed() && reply.isError()) {
                 // Nothing was written; failing the attempt leaves its transaction uncommitted.
                 result.completeExceptionally(new RedisException(((Reply.Error) reply).message()));
