@@ -273,6 +273,16 @@ class ScriptingTest extends SharedServerTestSupport {
     }
 
     @Test
+    void monitorShowsTheScriptThenItsCommandsFromTheLuaClient() throws Exception {
+        try (RawConnection monitor = new RawConnection(server.port())) {
+            assertThat(monitor.call("MONITOR")).isEqualTo("+OK");
+            jedis.eval("redis.call('set', KEYS[1], ARGV[1])", 1, "foo", "bar");
+            assertThat(monitor.line()).contains("\"EVAL\" \"redis.call(");
+            assertThat(monitor.line()).contains("[0 lua] \"set\" \"foo\" \"bar\"");
+        }
+    }
+
+    @Test
     void scriptCommandsAnswerAsRedis() {
         assertThatThrownBy(() -> jedis.scriptKill()).hasMessage("NOTBUSY No scripts in execution right now.");
         assertThatThrownBy(() -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.SCRIPT, "FLUSH", "LATER"))

@@ -68,6 +68,10 @@ final class ScriptingCommands {
 
     /** EVAL script numkeys key... arg... and its siblings, checked in Redis's order. */
     private static CompletableFuture<Reply> eval(Invocation inv, Transaction tr, boolean bySha, boolean readOnlyCommand) {
+        // Redis shows the script command to MONITOR before the commands it runs (so not after, as other commands).
+        if (inv.server().monitors().size() > 0) {
+            inv.server().monitors().feed(inv.session(), inv.db(), inv.args(), inv.now() * 1000);
+        }
         if (bySha && inv.arg(1).length != 40) {
             throw new RedisException(NOSCRIPT);
         }

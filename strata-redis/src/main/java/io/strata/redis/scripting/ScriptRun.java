@@ -7,6 +7,7 @@ import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandFlag;
 import io.strata.redis.command.CommandSpec;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.command.Redaction;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -62,7 +63,8 @@ public final class ScriptRun {
         this.caller = inv.session();
         this.readOnly = readOnly;
         // Redis's script client: the caller's database and user, RESP2 until redis.setresp.
-        this.client = new ClientSession(caller.id(), caller.address(), caller.localAddress(), server.clock().getAsLong(), true);
+        // Named "lua" as Redis's script client is, which MONITOR shows.
+        this.client = new ClientSession(caller.id(), "lua", caller.localAddress(), server.clock().getAsLong(), true);
         client.authenticate(caller.user());
         client.markScriptClient();
         client.db(caller.db());
@@ -153,6 +155,9 @@ public final class ScriptRun {
             throw new AttemptFailed(e);
         }
         server.stats().command(spec.name()).called((System.nanoTime() - start) / 1000, reply.isError());
+        if (server.monitors().size() > 0 && !spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
+            server.monitors().feed(client, client.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
+        }
         return reply;
     }
 
