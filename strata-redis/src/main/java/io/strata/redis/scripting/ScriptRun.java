@@ -193,6 +193,11 @@ public final class ScriptRun {
         return true;
     }
 
+    /** The server is closing: the script stops at its next check whatever it did (its transaction never commits). */
+    void abort() {
+        killed = true;
+    }
+
     /** Before a write command: false when the script was killed first (so a killed script never writes). */
     private synchronized boolean markWrite() {
         if (killed) {

@@ -152,6 +152,8 @@ public final class Scripts implements AutoCloseable {
 
     @Override
     public void close() {
+        // A script spinning in Lua does not answer interrupts; the kill flag stops it at its next check.
+        running.forEach(ScriptRun::abort);
         threads.shutdownNow();
     }
 }
