@@ -7,6 +7,7 @@ import io.strata.redis.command.ServerContext;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -31,13 +32,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Threads</h2>
  * Scripts run on a pool of daemon threads, never on Netty's event loops, because a script
  * blocks while its commands wait for the database. Scripts of different clients may run at
- * the same time (unlike Redis): their transactions keep them apart. The set of runs in
+ * the same time (unlike Redis): their transactions keep them apart. Scripts whose first key
+ * falls in the same stripe run one after another (a chain of futures per stripe, guarded by
+ * the stripes array's monitor), so a hot key is not fought over by retrying transactions;
+ * a script only ever waits for the one started before it, so the chains cannot deadlock. The set of runs in
  * progress is a concurrent set; {@link #busy} reads it on every request, which costs a
  * volatile read when no script runs.
  */
 public final class Scripts implements AutoCloseable {
     /** FoundationDB's limit on a transaction's life: a script attempt that ran longer cannot commit. */
     static final long TRANSACTION_LIMIT_MILLIS = 5000;
+    private static final int STRIPES = 64;
 
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
@@ -45,10 +50,13 @@ public final class Scripts implements AutoCloseable {
     private final ScriptCache cache = new ScriptCache();
     private final Set<ScriptRun> running = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads;
+    /** Per stripe of first keys, the last script started: the next one on the stripe starts after it. */
+    private final CompletableFuture<?>[] stripes = new CompletableFuture<?>[STRIPES];
 
     public Scripts(ServerContext server) {
         this.server = server;
         AtomicInteger n = new AtomicInteger();
+        Arrays.fill(stripes, CompletableFuture.completedFuture(null));
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "strata-redis-script-" + n.incrementAndGet());
             t.setDaemon(true);
@@ -69,6 +77,23 @@ public final class Scripts implements AutoCloseable {
         if (tr != null) {
             return runIn(script, inv, tr, readOnly, keys, args, new long[1]);
         }
+        if (keys.isEmpty()) {
+            return runAlone(script, inv, readOnly, keys, args);
+        }
+        // Scripts on the same first key take turns in this process: run together, their
+        // transactions would conflict and all but one retry (as lanes avoid for commands).
+        int stripe = Math.floorMod(Arrays.hashCode(keys.get(0)) * 31 + inv.db(), STRIPES);
+        CompletableFuture<Reply> mine;
+        synchronized (stripes) {
+            mine = stripes[stripe].handle((ignored, error) -> null)
+                    .thenCompose(ignored -> runAlone(script, inv, readOnly, keys, args));
+            stripes[stripe] = mine;
+        }
+        return mine;
+    }
+
+    private CompletableFuture<Reply> runAlone(CompiledScript script, Invocation inv, boolean readOnly,
+                                              List<byte[]> keys, List<byte[]> args) {
         long[] lastAttemptMillis = new long[1];
         return server.executor().runInTransaction(t -> {
             if (lastAttemptMillis[0] >= TRANSACTION_LIMIT_MILLIS) {
