@@ -176,6 +176,18 @@ class ScriptingTest extends SharedServerTestSupport {
     }
 
     @Test
+    void aScriptsPushServesAClientBlockedOnTheList() throws Exception {
+        java.util.concurrent.CompletableFuture<List<String>> blocked = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (Jedis c = server.jedis()) {
+                return c.blpop(10, "queue");
+            }
+        });
+        Thread.sleep(200);
+        assertThat(jedis.eval("return redis.call('lpush', KEYS[1], ARGV[1])", 1, "queue", "job")).isEqualTo(1L);
+        assertThat(blocked.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly("queue", "job");
+    }
+
+    @Test
     void writesBeforeAnErrorStayAsInRedis() {
         assertThatThrownBy(() -> jedis.eval("redis.call('set', 'kept', '1') error('after the write')"))
                 .isInstanceOf(JedisDataException.class);
