@@ -81,6 +81,23 @@ final class LuaCompat {
         return LuaString.valueOf(out.toByteArray());
     }
 
+    private static final Pattern LUAJ_UNEXPECTED = Pattern.compile("unexpected symbol (\\d+) \\(.*\\)$", Pattern.DOTALL);
+    /** Lua 5.2's tokens from 257 on, as its lexer numbers them (luaj reports the number). */
+    private static final String[] TOKENS = {"and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+        "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while", "..",
+        "...", "==", ">=", "<=", "~=", "::", "<eof>"};
+
+    /** A compile error as Lua words it where luaj differs: {@code unexpected symbol near '='}, not {@code unexpected symbol 61 (=)}. */
+    static String compileError(String luajMessage) {
+        Matcher m = LUAJ_UNEXPECTED.matcher(luajMessage);
+        if (!m.find()) {
+            return luajMessage;
+        }
+        int token = Integer.parseInt(m.group(1));
+        String text = token < 256 ? String.valueOf((char) token) : token - 257 < TOKENS.length ? TOKENS[token - 257] : null;
+        return text == null ? luajMessage : luajMessage.substring(0, m.start()) + "unexpected symbol near '" + text + "'";
+    }
+
     static String luaPosition(String luajMessage) {
         Matcher m = LUAJ_POSITION.matcher(luajMessage);
         return m.matches() ? m.group(1) + ":" + m.group(2) + ": " + luaWords(m.group(3)) : luajMessage;

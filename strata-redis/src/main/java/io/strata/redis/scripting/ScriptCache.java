@@ -43,7 +43,7 @@ public final class ScriptCache {
         try {
             prototype = LuaC.instance.compile(new ByteArrayInputStream(code), CHUNK_NAME);
         } catch (LuaError | IOException e) {
-            throw new RedisException("ERR Error compiling script (new function): " + e.getMessage());
+            throw new RedisException("ERR Error compiling script (new function): " + LuaCompat.compileError(e.getMessage()));
         }
         CompiledScript script = new CompiledScript(sha, body, flags, prototype);
         CompiledScript raced = scripts.putIfAbsent(sha, script);
