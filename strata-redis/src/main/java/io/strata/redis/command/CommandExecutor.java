@@ -132,8 +132,9 @@ public final class CommandExecutor {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
                     + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"), null, 0);
         }
-        if (!spec.has(CommandFlag.ALLOW_BUSY) && server.scripts().busy(session)) {
-            return new Prepared(busy(session, spec), null, 0);
+        String busy = spec.has(CommandFlag.ALLOW_BUSY) ? null : server.scripts().busy(session);
+        if (busy != null) {
+            return new Prepared(busy(session, spec, busy), null, 0);
         }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
             session.queue(args);
@@ -302,8 +303,7 @@ public final class CommandExecutor {
      * A script has run past {@code busy-reply-threshold}: Redis refuses what is not flagged
      * allow-busy with BUSY, and an EXEC discards its transaction saying why.
      */
-    private Reply busy(ClientSession session, CommandSpec spec) {
-        String message = io.strata.redis.scripting.Scripts.BUSY;
+    private Reply busy(ClientSession session, CommandSpec spec, String message) {
         if (spec.name().equals("exec") && session.inMulti()) {
             session.endMulti();
             session.watched().clear();

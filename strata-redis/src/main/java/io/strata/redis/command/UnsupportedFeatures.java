@@ -6,10 +6,10 @@ import java.util.Set;
 
 /**
  * The Redis 7.0 features this server does not offer, by command name, so that the
- * {@code ERR unknown command} reply says why: streams, functions (FCALL; EVAL scripts are supported), modules,
+ * {@code ERR unknown command} reply says why: streams, modules,
  * replication, geospatial indexes and HyperLogLogs (docs/redis.md, "Not supported"). CLUSTER,
  * ASKING, READONLY and READWRITE are commands here, answering as a Redis without cluster
- * support does; FUNCTION is a command that manages no libraries.
+ * support does; 
  * Consulted only for names the command table lacks, so a group that implements one of them
  * later needs no change here.
  */
@@ -17,7 +17,6 @@ public final class UnsupportedFeatures {
     private static final Map<String, Set<String>> FEATURES = Map.of(
             "streams are", Set.of("xadd", "xack", "xautoclaim", "xclaim", "xdel", "xgroup", "xinfo", "xlen", "xpending",
                     "xrange", "xread", "xreadgroup", "xrevrange", "xsetid", "xtrim"),
-            "functions are", Set.of("fcall", "fcall_ro"),
             "modules are", Set.of("module"),
             "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
             "cluster mode is", Set.of("restore-asking"),

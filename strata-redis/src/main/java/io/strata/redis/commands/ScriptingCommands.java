@@ -52,7 +52,7 @@ final class ScriptingCommands {
         });
         t.addSubcommand("script", "flush", -2, "noscript", 0, 0, 0, "scripting", LOCAL, ScriptingCommands::flush);
         t.addSubcommand("script", "kill", 2, "noscript allow_busy", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> {
-            scripts(inv).kill();
+            scripts(inv).kill(false);
             return done(Reply.OK);
         });
         t.addSubcommand("script", "debug", 3, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> {
@@ -99,7 +99,7 @@ final class ScriptingCommands {
         int firstArg = 3 + (int) numkeys;
         List<byte[]> keys = Arrays.asList(inv.args()).subList(3, firstArg);
         List<byte[]> args = Arrays.asList(inv.args()).subList(firstArg, inv.argc());
-        return scripts.run(script, inv, tr, readOnly, keys, args);
+        return scripts.eval(script, inv, tr, readOnly, keys, args);
     }
 
     private static CompletableFuture<Reply> flush(Invocation inv, Transaction tr) {

@@ -45,19 +45,26 @@ final class GlobalsLock {
         }
         LuaTable hiddenMeta = new LuaTable();
         for (String name : READ_ONLY_LIBRARIES) {
-            backing.rawset(name, readOnlyView(backing.rawget(name), hiddenMeta, locked));
+            LuaValue library = backing.rawget(name);
+            if (!library.isnil()) {
+                backing.rawset(name, readOnlyView(library, hiddenMeta, locked));
+            }
         }
         backing.rawset("_G", g);
         LuaValue setmetatable = backing.rawget("setmetatable");
-        backing.rawset("setmetatable", RedisApi.fn(a -> {
-            refuseLocked(locked, a.arg1());
-            return setmetatable.invoke(a);
-        }));
+        if (!setmetatable.isnil()) {
+            backing.rawset("setmetatable", RedisApi.fn(a -> {
+                refuseLocked(locked, a.arg1());
+                return setmetatable.invoke(a);
+            }));
+        }
         LuaValue rawset = backing.rawget("rawset");
-        backing.rawset("rawset", RedisApi.fn(a -> {
-            refuseLocked(locked, a.arg1());
-            return rawset.invoke(a);
-        }));
+        if (!rawset.isnil()) {
+            backing.rawset("rawset", RedisApi.fn(a -> {
+                refuseLocked(locked, a.arg1());
+                return rawset.invoke(a);
+            }));
+        }
         LuaTable meta = new LuaTable();
         meta.rawset("__index", RedisApi.fn(a -> {
             LuaValue value = backing.rawget(a.arg(2));

@@ -42,6 +42,11 @@ final class LuaCompat {
             }
             return error.invoke(a);
         }));
+        installErrorText(g);
+    }
+
+    /** Runtime errors of {@code g}'s code worded as Lua words them. */
+    static void installErrorText(Globals g) {
         // luaj writes a runtime error's position as "@user_script:1 message"; Lua (and Redis) as "user_script:1: message".
         g.running.errorfunc = RedisApi.fn(a -> LuaValue.valueOf(luaPosition(a.arg1().tojstring())));
     }

@@ -2,9 +2,11 @@ package io.strata.redis.scripting;
 
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
 import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
 import org.luaj.vm2.compiler.LuaC;
 import org.luaj.vm2.lib.CoroutineLib;
 import org.luaj.vm2.lib.PackageLib;
@@ -35,7 +37,11 @@ final class LuaSandbox {
     private LuaSandbox() {
     }
 
-    static Globals create(ScriptRun run, ScriptHook hook, List<byte[]> keys, List<byte[]> args) {
+    /**
+     * The environment of a run: {@code KEYS}/{@code ARGV} globals when given (EVAL; functions
+     * get them as arguments), {@code redis.register_function} when {@code registrar} is given.
+     */
+    static Globals create(ScriptRun run, ScriptHook hook, List<byte[]> keys, List<byte[]> args, FunctionRegistrar registrar) {
         Globals g = new Globals();
         g.load(new JseBaseLib());
         // luaj's libraries register themselves in package.loaded; the package library goes afterwards.
@@ -51,18 +57,55 @@ final class LuaSandbox {
             g.rawset(name, LuaValue.NIL);
         }
         LuaCompat.install(g);
-        g.rawset("redis", RedisApi.create(run));
+        LuaTable redis = RedisApi.create(run);
+        if (registrar != null) {
+            redis.rawset("register_function", registrar.function());
+        }
+        g.rawset("redis", redis);
         g.rawset("cjson", CJsonLib.create());
         g.rawset("bit", BitLib.create());
         g.rawset("struct", StructLib.create());
         g.rawset("cmsgpack", CMsgPackLib.create());
-        g.rawset("KEYS", array(keys));
-        g.rawset("ARGV", array(args));
+        if (keys != null) {
+            g.rawset("KEYS", array(keys));
+            g.rawset("ARGV", array(args));
+        }
         GlobalsLock.lock(g);
         return g;
     }
 
-    private static LuaTable array(List<byte[]> values) {
+    /**
+     * The environment a library's body runs in at FUNCTION LOAD, as Redis's: nothing but a
+     * {@code redis} table with {@code register_function}, {@code log} and its levels and the
+     * version; anything else is a nonexistent global (or field).
+     */
+    static Globals createForLoad(ScriptRun run, ScriptHook hook, FunctionRegistrar registrar) {
+        LuaTable full = RedisApi.create(run);
+        Globals load = new Globals();
+        load.load(new JseBaseLib());
+        load.load(new PackageLib());
+        load.load(hook);
+        for (Varargs n = load.next(LuaValue.NIL); !n.arg1().isnil(); n = load.next(n.arg1())) {
+            load.rawset(n.arg1(), LuaValue.NIL);
+        }
+        LuaTable redis = new LuaTable();
+        redis.rawset("register_function", registrar.function());
+        for (String name : new String[] {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING", "REDIS_VERSION",
+                "REDIS_VERSION_NUM"}) {
+            redis.rawset(name, full.rawget(name));
+        }
+        LuaTable meta = new LuaTable();
+        meta.rawset("__index", RedisApi.fn(a -> {
+            throw new LuaError("Script attempted to access nonexistent global variable '" + a.arg(2).tojstring() + "'");
+        }));
+        redis.setmetatable(meta);
+        load.rawset("redis", redis);
+        GlobalsLock.lock(load);
+        LuaCompat.installErrorText(load);
+        return load;
+    }
+
+    static LuaTable array(List<byte[]> values) {
         LuaTable t = new LuaTable(values.size(), 0);
         for (int i = 0; i < values.size(); i++) {
             t.rawset(i + 1, LuaString.valueOf(values.get(i)));

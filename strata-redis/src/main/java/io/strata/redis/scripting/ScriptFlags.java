@@ -60,19 +60,29 @@ public record ScriptFlags(Set<Flag> declared, boolean compatibilityMode, int she
                 continue;
             }
             for (String word : list.split(",", -1)) {
-                flags.add(flagNamed(word));
+                Flag flag = flagNamed(word);
+                if (flag == null) {
+                    throw new RedisException("ERR Unexpected flag in script shebang: " + word);
+                }
+                flags.add(flag);
             }
         }
         return new ScriptFlags(flags, false, end);
     }
 
-    private static Flag flagNamed(String word) {
+    /** The flag called {@code word}, or null. */
+    static Flag flagNamed(String word) {
         for (Flag f : Flag.values()) {
             if (f.word.equals(word)) {
                 return f;
             }
         }
-        throw new RedisException("ERR Unexpected flag in script shebang: " + word);
+        return null;
+    }
+
+    /** The name Redis shows (FUNCTION LIST). */
+    public static String wordOf(Flag flag) {
+        return flag.word;
     }
 
     private static int indexOf(byte[] b, byte x) {

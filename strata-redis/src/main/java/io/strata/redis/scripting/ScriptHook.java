@@ -61,7 +61,7 @@ final class ScriptHook extends DebugLib {
             countdown = CHECK_EVERY;
             if (run.killed()) {
                 countdown = 1;
-                throw new LuaError(LuaReplies.errorTable(ScriptRun.KILLED));
+                throw new LuaError(LuaReplies.errorTable(run.killMessage()));
             }
         }
     }

@@ -11,13 +11,14 @@ import io.strata.redis.command.Redaction;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
-import org.luaj.vm2.Globals;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Prototype;
 
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
  * One execution of a script: its Lua state (fresh globals, see {@link LuaSandbox}), the
@@ -46,7 +47,14 @@ public final class ScriptRun {
     static final String KILLED = "ERR Script killed by user with SCRIPT KILL...";
 
     private final ServerContext server;
-    private final CompiledScript script;
+    /** What errors name: the script's SHA1, or the function's name. */
+    private final String name;
+    /** Whether it is a function (FCALL), which FUNCTION KILL stops, not SCRIPT KILL. */
+    private final boolean function;
+    /** The command that runs it, for FUNCTION STATS. */
+    private final byte[][] invocationArgs;
+    /** System.nanoTime() after which the run counts as killed (FUNCTION LOAD's limit); 0: none. */
+    private final long deadlineNanos;
     private final Transaction tr;
     private final ClientSession caller;
     private final ClientSession client;
@@ -56,9 +64,17 @@ public final class ScriptRun {
     private volatile boolean wrote;
     private int resp = 2;
 
-    ScriptRun(ServerContext server, CompiledScript script, Invocation inv, Transaction tr, boolean readOnly) {
+    ScriptRun(ServerContext server, String name, Invocation inv, Transaction tr, boolean readOnly, boolean function) {
+        this(server, name, inv, tr, readOnly, function, 0);
+    }
+
+    ScriptRun(ServerContext server, String name, Invocation inv, Transaction tr, boolean readOnly, boolean function,
+              long deadlineNanos) {
         this.server = server;
-        this.script = script;
+        this.name = name;
+        this.function = function;
+        this.invocationArgs = inv.args();
+        this.deadlineNanos = deadlineNanos;
         this.tr = tr;
         this.caller = inv.session();
         this.readOnly = readOnly;
@@ -71,17 +87,33 @@ public final class ScriptRun {
         client.protocol(2);
     }
 
-    /** Runs the script with {@code KEYS} and {@code ARGV}; its reply, an error reply when it failed. */
-    Reply execute(List<byte[]> keys, List<byte[]> args) {
+    /** Runs an EVAL script with {@code KEYS} and {@code ARGV}; its reply, an error reply when it failed. */
+    Reply execute(Prototype code, List<byte[]> keys, List<byte[]> args) {
+        return execute(hook -> new LuaClosure(code, LuaSandbox.create(this, hook, keys, args, null)).call());
+    }
+
+    /** Runs {@code body} (given the run's hook, it builds its globals and calls Lua); its reply, or its error as Redis words it. */
+    Reply execute(Function<ScriptHook, LuaValue> body) {
         ScriptHook hook = new ScriptHook(this);
-        Globals globals = LuaSandbox.create(this, hook, keys, args);
         try {
-            LuaValue result = new LuaClosure(script.code(), globals).call();
-            return LuaReplies.toReply(result, resp);
+            return LuaReplies.toReply(body.apply(hook), resp);
         } catch (LuaError e) {
             return Reply.error(errorMessage(e.getMessageObject(), hook.location()));
         } catch (StackOverflowError e) {
             return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook.location()));
+        }
+    }
+
+    /** As {@link #execute(Function)} for FUNCTION LOAD: null when the body ran, else the error's message without a location. */
+    String load(Function<ScriptHook, LuaValue> body) {
+        ScriptHook hook = new ScriptHook(this);
+        try {
+            body.apply(hook);
+            return null;
+        } catch (LuaError e) {
+            LuaValue error = e.getMessageObject();
+            String err = LuaReplies.errorOf(error);
+            return err != null ? err : "ERR " + withPosition(error, hook.location());
         }
     }
 
@@ -92,18 +124,25 @@ public final class ScriptRun {
      */
     private String errorMessage(LuaValue error, String location) {
         String err = LuaReplies.errorOf(error);
-        String text = error == null || error.isnil() ? "nil" : error.tojstring();
-        if (err == null && location != null && error != null && error.type() == LuaValue.TSTRING
-                && !text.startsWith("user_script:") && location.startsWith("@")) {
-            // Raised by a library function in a tail call, which luaj runs after leaving the
-            // caller's frame: Lua would still have named the caller's line.
-            text = location.substring(1) + ": " + text;
-        }
-        String message = err != null ? err : "ERR " + text;
+        String message = err != null ? err : "ERR " + withPosition(error, location);
         if (location != null) {
-            message += " script: " + script.sha() + ", on " + location + ".";
+            message += " script: " + name + ", on " + location + ".";
         }
         return LuaReplies.oneLine(message);
+    }
+
+    /** A string error's text with Lua's position prefix ({@code user_script:3: }), nil as "nil". */
+    private static String withPosition(LuaValue error, String location) {
+        String text = error == null || error.isnil() ? "nil" : error.tojstring();
+        if (location != null && error != null && error.type() == LuaValue.TSTRING && location.startsWith("@")) {
+            String chunk = location.substring(1, location.lastIndexOf(':') + 1);
+            if (!text.startsWith(chunk)) {
+                // Raised by a library function in a tail call, which luaj runs after leaving the
+                // caller's frame: Lua would still have named the caller's line.
+                text = location.substring(1) + ": " + text;
+            }
+        }
+        return text;
     }
 
     /**
@@ -180,8 +219,16 @@ public final class ScriptRun {
         return resp;
     }
 
-    String sha() {
-        return script.sha();
+    String name() {
+        return name;
+    }
+
+    boolean function() {
+        return function;
+    }
+
+    byte[][] invocationArgs() {
+        return invocationArgs;
     }
 
     /** SCRIPT KILL: the script stops at its next check; false when it already wrote (UNKILLABLE). */
@@ -208,7 +255,12 @@ public final class ScriptRun {
     }
 
     boolean killed() {
-        return killed;
+        return killed || (deadlineNanos != 0 && System.nanoTime() > deadlineNanos);
+    }
+
+    /** The error a stopped run ends with. */
+    String killMessage() {
+        return deadlineNanos != 0 && !killed ? "ERR FUNCTION LOAD timeout" : KILLED;
     }
 
     boolean wrote() {

@@ -45,6 +45,7 @@ public final class Scripts implements AutoCloseable {
     private static final int STRIPES = 64;
 
     public static final String BUSY = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+    public static final String BUSY_FUNCTION = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 
     private final ServerContext server;
     private final ScriptCache cache = new ScriptCache();
@@ -68,106 +69,189 @@ public final class Scripts implements AutoCloseable {
         return cache;
     }
 
-    /**
-     * Runs {@code script} for {@code inv}: in {@code tr} (inside EXEC) or in a transaction of
-     * its own (tr null). {@code readOnly}: EVAL_RO/EVALSHA_RO or a {@code no-writes} script.
-     */
-    public CompletableFuture<Reply> run(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
-                                        List<byte[]> keys, List<byte[]> args) {
-        if (tr != null) {
-            return runIn(script, inv, tr, readOnly, keys, args, new long[1]);
+    private volatile Functions functions;
+
+    /** Redis 7 functions; made on first use (the key store exists only once the server is open). */
+    public Functions functions() {
+        Functions f = functions;
+        if (f == null) {
+            synchronized (this) {
+                if (functions == null) {
+                    functions = new Functions(server, this);
+                }
+                f = functions;
+            }
         }
-        if (keys.isEmpty()) {
-            return runAlone(script, inv, readOnly, keys, args);
+        return f;
+    }
+
+    /**
+     * What a script command runs: {@link #prepare} reads what it needs inside the transaction
+     * (FCALL: its library), then the job runs on a scripting thread in the same transaction.
+     */
+    public interface ScriptTask {
+        /** The job, or a failed future (a RedisException is the command's error reply). */
+        CompletableFuture<Job> prepare(Transaction tr);
+    }
+
+    /**
+     * A script ready to run.
+     *
+     * @param name what errors and FUNCTION STATS name: the SHA1 or the function's name
+     * @param function whether it is a function (FUNCTION KILL stops it, SCRIPT KILL does not)
+     * @param readOnly whether write commands are refused
+     * @param body runs it, giving its reply
+     */
+    public record Job(String name, boolean function, boolean readOnly, java.util.function.Function<ScriptRun, Reply> body) {
+    }
+
+    /** An EVAL script: nothing to read first. */
+    public CompletableFuture<Reply> eval(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
+                                         List<byte[]> keys, List<byte[]> args) {
+        Job job = new Job(script.sha(), false, readOnly, run -> run.execute(script.code(), keys, args));
+        return run(t -> CompletableFuture.completedFuture(job), inv, tr, keys.isEmpty() ? null : keys.get(0));
+    }
+
+    /**
+     * Runs {@code task} for {@code inv}: in {@code tr} (inside EXEC) or in a transaction of its
+     * own (tr null), after the scripts started before it on the same first key.
+     */
+    public CompletableFuture<Reply> run(ScriptTask task, Invocation inv, Transaction tr, byte[] firstKey) {
+        if (tr != null) {
+            return runIn(task, inv, tr, new long[1]);
+        }
+        if (firstKey == null) {
+            return runAlone(task, inv);
         }
         // Scripts on the same first key take turns in this process: run together, their
         // transactions would conflict and all but one retry (as lanes avoid for commands).
-        int stripe = Math.floorMod(Arrays.hashCode(keys.get(0)) * 31 + inv.db(), STRIPES);
+        int stripe = Math.floorMod(Arrays.hashCode(firstKey) * 31 + inv.db(), STRIPES);
         CompletableFuture<Reply> mine;
         synchronized (stripes) {
-            mine = stripes[stripe].handle((ignored, error) -> null)
-                    .thenCompose(ignored -> runAlone(script, inv, readOnly, keys, args));
+            mine = stripes[stripe].handle((ignored, error) -> null).thenCompose(ignored -> runAlone(task, inv));
             stripes[stripe] = mine;
         }
         return mine;
     }
 
-    private CompletableFuture<Reply> runAlone(CompiledScript script, Invocation inv, boolean readOnly,
-                                              List<byte[]> keys, List<byte[]> args) {
+    private CompletableFuture<Reply> runAlone(ScriptTask task, Invocation inv) {
         long[] lastAttemptMillis = new long[1];
         return server.executor().runInTransaction(t -> {
             if (lastAttemptMillis[0] >= TRANSACTION_LIMIT_MILLIS) {
                 // The last attempt outlived the database's transaction (too old to read or commit):
                 // running it again would fail the same way, forever.
-                return CompletableFuture.failedFuture(new RedisException("ERR Error running script " + script.sha()
-                        + ": it ran for " + lastAttemptMillis[0] + " ms, longer than a database transaction may last (5 s)"));
+                return CompletableFuture.failedFuture(new RedisException("ERR Error running script: it ran for "
+                        + lastAttemptMillis[0] + " ms, longer than a database transaction may last (5 s)"));
             }
-            return runIn(script, inv, t, readOnly, keys, args, lastAttemptMillis);
+            return runIn(task, inv, t, lastAttemptMillis);
         });
     }
 
-    private CompletableFuture<Reply> runIn(CompiledScript script, Invocation inv, Transaction tr, boolean readOnly,
-                                           List<byte[]> keys, List<byte[]> args, long[] ranMillis) {
-        CompletableFuture<Reply> result = new CompletableFuture<>();
-        threads.execute(() -> {
-            ScriptRun run = new ScriptRun(server, script, inv, tr, readOnly);
+    private CompletableFuture<Reply> runIn(ScriptTask task, Invocation inv, Transaction tr, long[] ranMillis) {
+        return task.prepare(tr).thenComposeAsync(job -> {
+            ScriptRun run = new ScriptRun(server, job.name(), inv, tr, job.readOnly(), job.function());
             running.add(run);
             Reply reply;
             try {
-                reply = run.execute(keys, args);
+                reply = job.body().apply(run);
             } catch (ScriptRun.AttemptFailed e) {
                 running.remove(run);
                 ranMillis[0] = run.runningMillis();
-                result.completeExceptionally(e.getCause());
-                return;
+                return CompletableFuture.failedFuture(e.getCause());
             } catch (RuntimeException | Error e) {
                 running.remove(run);
-                result.completeExceptionally(e);
-                return;
+                return CompletableFuture.failedFuture(e);
             }
             // Off the list before the reply goes out: the caller's next request must not meet BUSY.
             running.remove(run);
             ranMillis[0] = run.runningMillis();
             if (run.killed() && reply.isError()) {
                 // Nothing was written; failing the attempt leaves its transaction uncommitted.
-                result.completeExceptionally(new RedisException(((Reply.Error) reply).message()));
-            } else {
-                result.complete(reply);
+                return CompletableFuture.failedFuture(new RedisException(((Reply.Error) reply).message()));
             }
-        });
-        return result;
+            return CompletableFuture.completedFuture(reply);
+        }, threads);
     }
 
-    /** Whether a script of another client than {@code session} has run longer than {@code busy-reply-threshold}. */
-    public boolean busy(ClientSession session) {
+    /** Runs {@code work} on a scripting thread (FUNCTION LOAD runs a library's code there). */
+    <T> CompletableFuture<T> onScriptThread(java.util.function.Supplier<T> work) {
+        return CompletableFuture.supplyAsync(work, threads);
+    }
+
+    /**
+     * Why {@code session} must wait: BUSY with the kill command that applies, once a script of
+     * another client has run longer than {@code busy-reply-threshold}; null otherwise.
+     */
+    public String busy(ClientSession session) {
         if (running.isEmpty()) {
-            return false;
+            return null;
         }
         long threshold = server.settings().getLong("busy-reply-threshold");
         if (threshold <= 0) {
-            return false;
+            return null;
         }
         for (ScriptRun run : running) {
             if (run.caller() != session && run.runningMillis() >= threshold) {
-                return true;
+                return run.function() ? BUSY_FUNCTION : BUSY;
             }
         }
-        return false;
+        return null;
     }
 
-    /** SCRIPT KILL: stops the scripts that have not written; Redis's errors when none runs or all wrote. */
-    public void kill() {
+    /**
+     * SCRIPT KILL ({@code functions} false) or FUNCTION KILL: stops the running scripts of that
+     * kind that have not written; Redis's errors when none runs, when they wrote, or when the
+     * running one is of the other kind.
+     */
+    public void kill(boolean functions) {
         if (running.isEmpty()) {
             throw new RedisException("NOTBUSY No scripts in execution right now.");
         }
         boolean killedOne = false;
+        boolean wrote = false;
+        boolean otherKind = false;
         for (ScriptRun run : running) {
-            killedOne |= run.kill();
+            if (run.wrote()) {
+                wrote = true;
+            } else if (run.function() != functions) {
+                otherKind = true;
+            } else {
+                killedOne |= run.kill();
+            }
         }
-        if (!killedOne) {
+        if (killedOne) {
+            return;
+        }
+        if (wrote) {
             throw new RedisException("UNKILLABLE Sorry the script already executed write commands against the dataset. "
                     + "You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.");
         }
+        if (otherKind) {
+            throw new RedisException(functions ? BUSY : BUSY_FUNCTION);
+        }
+        throw new RedisException("NOTBUSY No scripts in execution right now.");
+    }
+
+    /** FUNCTION STATS' running_script: the function running now (name, command, duration_ms), or null. */
+    public Reply runningFunction() {
+        for (ScriptRun run : running) {
+            if (run.function()) {
+                return Reply.map(List.of(Reply.bulk("name"), Reply.bulk(run.name()), Reply.bulk("command"),
+                        Reply.bulks(Arrays.asList(run.invocationArgs())), Reply.bulk("duration_ms"),
+                        Reply.integer(run.runningMillis())));
+            }
+        }
+        return null;
+    }
+
+    /** Whether an EVAL script runs now (FUNCTION STATS then answers BUSY, as Redis). */
+    public boolean evalRunning() {
+        for (ScriptRun run : running) {
+            if (!run.function()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How many scripts run now. */
