@@ -17,8 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A server's scripting: the script cache, the scripting threads, and the runs in progress,
- * which the BUSY check and SCRIPT KILL look at.
+ * A server's scripting: the EVAL script cache, the functions ({@link Functions}), the
+ * scripting threads, and the runs in progress, which the BUSY check, SCRIPT KILL, FUNCTION
+ * KILL and FUNCTION STATS look at.
  *
  * <h2>Atomicity</h2>
  * A script runs inside one database transaction: EXEC's when it is queued in MULTI, else one
@@ -35,9 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the same time (unlike Redis): their transactions keep them apart. Scripts whose first key
  * falls in the same stripe run one after another (a chain of futures per stripe, guarded by
  * the stripes array's monitor), so a hot key is not fought over by retrying transactions;
- * a script only ever waits for the one started before it, so the chains cannot deadlock. The set of runs in
- * progress is a concurrent set; {@link #busy} reads it on every request, which costs a
- * volatile read when no script runs.
+ * a script only ever waits for the one started before it, so the chains cannot deadlock.
+ * The set of runs in progress is a concurrent set; {@link #busy} reads it on every request,
+ * which costs a volatile read when no script runs.
  */
 public final class Scripts implements AutoCloseable {
     /** FoundationDB's limit on a transaction's life: a script attempt that ran longer cannot commit. */
