@@ -66,6 +66,8 @@ public final class ClientSession {
     public record WatchState(byte[] stamp, boolean live) {
     }
 
+    private volatile boolean scriptClient;
+
     public ClientSession(long id, String address, String localAddress, long createdMillis, boolean authenticated) {
         this.id = id;
         this.address = address;
@@ -73,6 +75,15 @@ public final class ClientSession {
         this.createdMillis = createdMillis;
         this.authenticated = authenticated;
         this.lastCommandMillis = createdMillis;
+    }
+
+    /** Whether this is the client a Lua script runs its commands as (Redis's CLIENT_SCRIPT). */
+    public boolean scriptClient() {
+        return scriptClient;
+    }
+
+    public void markScriptClient() {
+        scriptClient = true;
     }
 
     public long id() {

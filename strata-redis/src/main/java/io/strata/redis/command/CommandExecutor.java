@@ -134,6 +134,10 @@ public final class CommandExecutor {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
                     + "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"), null, 0);
         }
+        String busy = spec.has(CommandFlag.ALLOW_BUSY) ? null : server.scripts().busy(session);
+        if (busy != null) {
+            return new Prepared(busy(session, spec, busy), null, 0);
+        }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
             session.queue(args);
             return new Prepared(Reply.QUEUED, null, 0);
@@ -316,6 +320,19 @@ public final class CommandExecutor {
             return arityError(spec.name());
         }
         return null;
+    }
+
+    /**
+     * A script has run past {@code busy-reply-threshold}: Redis refuses what is not flagged
+     * allow-busy with BUSY, and an EXEC discards its transaction saying why.
+     */
+    private Reply busy(ClientSession session, CommandSpec spec, String message) {
+        if (spec.name().equals("exec") && session.inMulti()) {
+            session.endMulti();
+            session.watched().clear();
+            message = "EXECABORT Transaction discarded because of: " + message;
+        }
+        return rejected(session, spec, message);
     }
 
     private Reply rejected(ClientSession session, CommandSpec spec, String message) {

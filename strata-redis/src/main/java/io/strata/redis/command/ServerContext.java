@@ -81,6 +81,9 @@ public interface ServerContext {
     /** Puts connection {@code session} in MONITOR mode: every other client's commands are sent to it. */
     void monitor(ClientSession session);
 
+    /** Lua scripting: the script cache and the scripts running now (BUSY, SCRIPT KILL). */
+    io.strata.redis.scripting.Scripts scripts();
+
     /** The server's 40-character random id for this run ({@code run_id} in INFO). */
     String runId();
 }

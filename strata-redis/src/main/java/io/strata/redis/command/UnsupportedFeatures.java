@@ -6,16 +6,15 @@ import java.util.Set;
 
 /**
  * The Redis 7.0 features this server does not offer, by command name, so that the
- * {@code ERR unknown command} reply says why: scripting and functions, modules,
+ * {@code ERR unknown command} reply says why: modules,
  * replication, geospatial indexes and HyperLogLogs (docs/redis.md, "Not supported"). CLUSTER,
  * ASKING, READONLY and READWRITE are commands here, answering as a Redis without cluster
- * support does; FUNCTION and SCRIPT are commands that manage no libraries and no scripts.
+ * support does.
  * Consulted only for names the command table lacks, so a group that implements one of them
  * later needs no change here.
  */
 public final class UnsupportedFeatures {
     private static final Map<String, Set<String>> FEATURES = Map.of(
-            "scripting and functions are", Set.of("eval", "eval_ro", "evalsha", "evalsha_ro", "fcall", "fcall_ro"),
             "modules are", Set.of("module"),
             "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
             "cluster mode is", Set.of("restore-asking"),

@@ -39,7 +39,8 @@ public final class CommandGroups {
         LatencyCommand.register(table);
         MemoryCommand.register(table);
         DebugCommand.register(table);
-        ScriptManagementCommands.register(table);
+        FunctionCommands.register(table);
+        ScriptingCommands.register(table);
         PubSubCommands.register(table);
         AclCommands.register(table);
     }

@@ -44,9 +44,10 @@ final class SortCommand {
                     && meta.type() != RedisType.ZSET) {
                 throw RedisException.wrongType();
             }
-            // A set has no order of its own: unsorted output to STORE would differ from run
-            // to run, so Redis sorts it as strings then.
-            SortOptions options = parsed.dontSort() && meta != null && meta.type() == RedisType.SET && parsed.store() != null
+            // A set has no order of its own: unsorted output to STORE or to a script would differ
+            // from run to run, so Redis sorts it as strings then.
+            SortOptions options = parsed.dontSort() && meta != null && meta.type() == RedisType.SET
+                    && (parsed.store() != null || inv.session().scriptClient())
                     ? parsed.forcedAlpha() : parsed;
             CompletableFuture<List<byte[]>> elements = meta == null ? CompletableFuture.completedFuture(List.of())
                     : CollectionTypes.elements(tr, keys, db, meta);

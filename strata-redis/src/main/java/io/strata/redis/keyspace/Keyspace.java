@@ -29,6 +29,7 @@ import java.util.Arrays;
  * P 'p' ...                       -&gt; pub/sub: the message queue, subscription counts and readers
  *                                    ({@code io.strata.redis.pubsub.PubSubKeys})
  * P 'u' ...                       -&gt; ACL users and the ACL version ({@code acl.AclStore}, area 'u')
+ * P 'f' ...                       -&gt; Redis 7 function libraries ({@code scripting.FunctionStore}, area 'f')
  * </pre>
  * {@code db} is the database index big-endian; {@code at} Unix milliseconds big-endian; the
  * Redis key is appended raw as the last element, so the keys of one database are contiguous

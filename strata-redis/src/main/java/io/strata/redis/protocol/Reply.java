@@ -86,6 +86,11 @@ public abstract class Reply {
     }
 
     /** Text that RESP3 sends as a verbatim string of format {@code txt} (INFO, CLIENT INFO, LATENCY DOCTOR). */
+    /** A RESP3 big number (decimal digits, maybe signed); a bulk string in RESP2. */
+    public static Reply bigNumber(String digits) {
+        return new BigNumber(digits);
+    }
+
     public static Reply verbatim(String text) {
         return new Verbatim(text);
     }
@@ -229,6 +234,22 @@ public abstract class Reply {
         Bool(boolean value) {
             this.value = value;
         }
+
+        public boolean value() {
+            return value;
+        }
+    }
+
+    public static final class BigNumber extends Reply {
+        final String digits;
+
+        BigNumber(String digits) {
+            this.digits = digits;
+        }
+
+        public String digits() {
+            return digits;
+        }
     }
 
     public static final class Verbatim extends Reply {
@@ -236,6 +257,10 @@ public abstract class Reply {
 
         Verbatim(String text) {
             this.text = text;
+        }
+
+        public String text() {
+            return text;
         }
     }
 }

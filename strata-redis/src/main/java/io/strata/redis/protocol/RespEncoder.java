@@ -74,6 +74,15 @@ public final class RespEncoder {
             } else {
                 header(out, ':', v ? 1 : 0);
             }
+        } else if (reply instanceof Reply.BigNumber) {
+            String digits = ((Reply.BigNumber) reply).digits;
+            if (resp3) {
+                line(out, '(', digits);
+            } else {
+                byte[] b = digits.getBytes(StandardCharsets.UTF_8);
+                header(out, '$', b.length);
+                out.writeBytes(b).writeBytes(CRLF);
+            }
         } else if (reply instanceof Reply.Verbatim) {
             byte[] text = ((Reply.Verbatim) reply).text.getBytes(StandardCharsets.UTF_8);
             if (resp3) {

@@ -24,6 +24,7 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.MonitorFeed;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.command.ServerContext;
+import io.strata.redis.scripting.Scripts;
 import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
 import io.strata.redis.commands.ClientCommand;
@@ -89,6 +90,7 @@ public final class RedisServer implements AutoCloseable {
     private final ServerStats stats = new ServerStats();
     private final SlowLog slowlog = new SlowLog();
     private final MonitorFeed monitors = new MonitorFeed();
+    private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     /** How often abandoned staged values are looked for; their lease is 60 s. */
@@ -302,6 +304,7 @@ public final class RedisServer implements AutoCloseable {
         if (namespaces != null) {
             namespaces.closeBlockedClients();
         }
+        scripts.close();
         stopped.complete(null);
     }
 
@@ -433,6 +436,11 @@ public final class RedisServer implements AutoCloseable {
             if (c != null) {
                 monitors.add(session.id(), c::send);
             }
+        }
+
+        @Override
+        public Scripts scripts() {
+            return scripts;
         }
 
         @Override

@@ -1,0 +1,115 @@
+package io.strata.redis.scripting;
+
+import org.luaj.vm2.Globals;
+import org.luaj.vm2.LoadState;
+import org.luaj.vm2.LuaError;
+import org.luaj.vm2.LuaString;
+import org.luaj.vm2.LuaTable;
+import org.luaj.vm2.LuaValue;
+import org.luaj.vm2.Varargs;
+import org.luaj.vm2.compiler.LuaC;
+import org.luaj.vm2.lib.CoroutineLib;
+import org.luaj.vm2.lib.PackageLib;
+import org.luaj.vm2.lib.StringLib;
+import org.luaj.vm2.lib.TableLib;
+import org.luaj.vm2.lib.jse.JseBaseLib;
+import org.luaj.vm2.lib.jse.JseMathLib;
+
+import java.util.List;
+
+/**
+ * The Lua environment of one run, built fresh for every run so that nothing one script does
+ * to it reaches another (Redis reaches the same end by locking its one environment). What a
+ * script sees is what Redis 7.0 offers: the base functions without {@code print},
+ * {@code dofile}, {@code loadfile} and {@code loadstring} (nil, as in 7.0); {@code string},
+ * {@code table}, {@code math}, {@code coroutine}; {@code redis} ({@link RedisApi}); {@code cjson},
+ * {@code cmsgpack}, {@code struct} and {@code bit};
+ * Lua 5.1's {@code unpack}, {@code gcinfo} and {@code table.getn} on luaj's 5.2; Redis's
+ * {@code pcall}, which hands back a command error's text rather than its table; and
+ * {@code KEYS}/{@code ARGV}. Globals cannot be created ({@code Attempt to modify a readonly
+ * table}) and reading an undefined one is an error (Redis's {@code Script attempted to access
+ * nonexistent global variable}); the library tables are read-only views.
+ */
+final class LuaSandbox {
+    private static final List<String> REMOVED = List.of("print", "dofile", "loadfile", "loadstring", "debug", "require",
+            "module", "package", "bit32", "rawlen");
+
+    private LuaSandbox() {
+    }
+
+    /**
+     * The environment of a run: {@code KEYS}/{@code ARGV} globals when given (EVAL; functions
+     * get them as arguments), {@code redis.register_function} when {@code registrar} is given.
+     */
+    static Globals create(ScriptRun run, ScriptHook hook, List<byte[]> keys, List<byte[]> args, FunctionRegistrar registrar) {
+        Globals g = new Globals();
+        g.load(new JseBaseLib());
+        // luaj's libraries register themselves in package.loaded; the package library goes afterwards.
+        g.load(new PackageLib());
+        g.load(new TableLib());
+        g.load(new StringLib());
+        g.load(new CoroutineLib());
+        g.load(new JseMathLib());
+        g.load(hook);
+        LoadState.install(g);
+        LuaC.install(g);
+        for (String name : REMOVED) {
+            g.rawset(name, LuaValue.NIL);
+        }
+        LuaCompat.install(g);
+        LuaTable redis = RedisApi.create(run);
+        if (registrar != null) {
+            redis.rawset("register_function", registrar.function());
+        }
+        g.rawset("redis", redis);
+        g.rawset("cjson", CJsonLib.create());
+        g.rawset("bit", BitLib.create());
+        g.rawset("struct", StructLib.create());
+        g.rawset("cmsgpack", CMsgPackLib.create());
+        if (keys != null) {
+            g.rawset("KEYS", array(keys));
+            g.rawset("ARGV", array(args));
+        }
+        GlobalsLock.lock(g);
+        return g;
+    }
+
+    /**
+     * The environment a library's body runs in at FUNCTION LOAD, as Redis's: nothing but a
+     * {@code redis} table with {@code register_function}, {@code log} and its levels and the
+     * version; anything else is a nonexistent global (or field).
+     */
+    static Globals createForLoad(ScriptRun run, ScriptHook hook, FunctionRegistrar registrar) {
+        LuaTable full = RedisApi.create(run);
+        Globals load = new Globals();
+        load.load(new JseBaseLib());
+        load.load(new PackageLib());
+        load.load(hook);
+        for (Varargs n = load.next(LuaValue.NIL); !n.arg1().isnil(); n = load.next(n.arg1())) {
+            load.rawset(n.arg1(), LuaValue.NIL);
+        }
+        LuaTable redis = new LuaTable();
+        redis.rawset("register_function", registrar.function());
+        for (String name : new String[] {"log", "LOG_DEBUG", "LOG_VERBOSE", "LOG_NOTICE", "LOG_WARNING", "REDIS_VERSION",
+                "REDIS_VERSION_NUM"}) {
+            redis.rawset(name, full.rawget(name));
+        }
+        LuaTable meta = new LuaTable();
+        meta.rawset("__index", RedisApi.fn(a -> {
+            throw new LuaError("Script attempted to access nonexistent global variable '" + a.arg(2).tojstring() + "'");
+        }));
+        redis.setmetatable(meta);
+        load.rawset("redis", redis);
+        GlobalsLock.lock(load);
+        LuaCompat.installErrorText(load);
+        return load;
+    }
+
+    static LuaTable array(List<byte[]> values) {
+        LuaTable t = new LuaTable(values.size(), 0);
+        for (int i = 0; i < values.size(); i++) {
+            t.rawset(i + 1, LuaString.valueOf(values.get(i)));
+        }
+        return t;
+    }
+}
