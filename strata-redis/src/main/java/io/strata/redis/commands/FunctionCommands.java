@@ -202,10 +202,6 @@ final class FunctionCommands {
             "HELP",
             "    Prints this help.",
         };
-        List<Reply> out = new ArrayList<>();
-        for (String l : lines) {
-            out.add(Reply.simple(l));
-        }
-        return Reply.array(out);
+        return Reply.lines(lines);
     }
 }

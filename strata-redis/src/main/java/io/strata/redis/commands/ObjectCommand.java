@@ -11,8 +11,6 @@ import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
@@ -128,10 +126,6 @@ final class ObjectCommand {
             "HELP",
             "    Prints this help.",
         };
-        List<Reply> out = new ArrayList<>();
-        for (String line : lines) {
-            out.add(Reply.simple(line));
-        }
-        return Reply.array(out);
+        return Reply.lines(lines);
     }
 }

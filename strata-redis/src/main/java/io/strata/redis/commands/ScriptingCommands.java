@@ -130,10 +130,6 @@ final class ScriptingCommands {
             "HELP",
             "    Prints this help.",
         };
-        List<Reply> out = new ArrayList<>();
-        for (String l : lines) {
-            out.add(Reply.simple(l));
-        }
-        return Reply.array(out);
+        return Reply.lines(lines);
     }
 }

@@ -34,6 +34,15 @@ public abstract class Reply {
         return new Simple(text);
     }
 
+    /** An array of simple strings, one per line: the shape of every HELP subcommand's reply. */
+    public static Reply lines(String... lines) {
+        List<Reply> out = new ArrayList<>(lines.length);
+        for (String line : lines) {
+            out.add(new Simple(line));
+        }
+        return array(out);
+    }
+
     /** An error reply; {@code message} starts with its code, e.g. {@code "ERR syntax error"} or {@code "WRONGTYPE ..."}. */
     public static Reply error(String message) {
         return new Error(message);

@@ -12,8 +12,6 @@ import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -59,11 +57,7 @@ final class StreamGroupCommands {
     }
 
     static Reply help(String... lines) {
-        List<Reply> out = new ArrayList<>();
-        for (String line : lines) {
-            out.add(Reply.simple(line));
-        }
-        return Reply.array(out);
+        return Reply.lines(lines);
     }
 
     static String str(byte[] b) {
