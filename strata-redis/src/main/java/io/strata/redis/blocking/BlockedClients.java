@@ -119,6 +119,9 @@ public final class BlockedClients implements AutoCloseable {
         }
     }
 
+    /** Rounds of {@link #passesStillRunning}: a chain's links in passes nobody else waited for. */
+    private static final int CHAIN_ROUNDS = 3;
+
     private final Database database;
     private final Keyspace keyspace;
     private final ServerStats stats;
@@ -205,7 +208,34 @@ public final class BlockedClients implements AutoCloseable {
      * clients too; this only saves waiting for them, and orders the replies.
      */
     public CompletableFuture<Void> afterCommit(Transaction tr) {
-        return handOn(tr, true);
+        CompletableFuture<Void> joined = handOn(tr, true);
+        if (joined.isDone()) {
+            return joined;
+        }
+        return joined.thenCompose(ignored -> passesStillRunning(CHAIN_ROUNDS));
+    }
+
+    /**
+     * Waits for the passes running once those a command joined have ended, for at most
+     * {@code rounds} rounds. A chain (a served BLMOVE feeding another waiter) may continue in a
+     * pass a watch started before the hand-on got there; the hand-on cannot wait for a running
+     * pass (that pass may be waiting for it), so the chain's end is in a pass nobody waited
+     * for. The command that started the chain is outside every pass, so it may wait for them
+     * all; the rounds bound how long a steady stream of other clients' passes can hold its reply.
+     */
+    private CompletableFuture<Void> passesStillRunning(int rounds) {
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        synchronized (this) {
+            for (KeyQueue q : queues.values()) {
+                if (q.passEnded != null) {
+                    running.add(q.passEnded);
+                }
+            }
+        }
+        if (running.isEmpty() || rounds == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.allOf(running.toArray(new CompletableFuture[0])).thenCompose(ignored -> passesStillRunning(rounds - 1));
     }
 
     /**
