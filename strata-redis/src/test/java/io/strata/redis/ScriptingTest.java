@@ -295,6 +295,16 @@ class ScriptingTest extends SharedServerTestSupport {
     }
 
     @Test
+    void scriptsMayReadStreamsButNotBlockOnThem() {
+        jedis.xgroupCreate("s", "g", redis.clients.jedis.StreamEntryID.LAST_ENTRY, true);
+        assertThat(jedis.eval("return redis.pcall('xread','STREAMS','s','$')", 1, "s")).isNull();
+        assertThatThrownBy(() -> jedis.eval("return redis.pcall('xread','BLOCK',0,'STREAMS','s','$')", 1, "s"))
+                .hasMessage("ERR xread command is not allowed with BLOCK option from scripts");
+        assertThatThrownBy(() -> jedis.eval("return redis.pcall('XREADGROUP','group','g','c','BLOCK',0,'STREAMS','s','>')", 1, "s"))
+                .hasMessage("ERR XREADGROUP command is not allowed with BLOCK option from scripts");
+    }
+
+    @Test
     void scriptCommandsAnswerAsRedis() {
         assertThatThrownBy(() -> jedis.scriptKill()).hasMessage("NOTBUSY No scripts in execution right now.");
         assertThatThrownBy(() -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.SCRIPT, "FLUSH", "LATER"))

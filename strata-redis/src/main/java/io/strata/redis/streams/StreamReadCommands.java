@@ -85,6 +85,10 @@ final class StreamReadCommands {
             int more = inv.argc() - i - 1;
             String o = inv.option(i);
             if (o.equals("BLOCK") && more > 0) {
+                if (inv.session().scriptClient()) {
+                    // As Redis: a script may not block, and says so (with the name as the script wrote it).
+                    throw new RedisException("ERR " + inv.argString(0) + " command is not allowed with BLOCK option from scripts");
+                }
                 i++;
                 long t = Numbers.parseLong(inv.arg(i), "ERR timeout is not an integer or out of range");
                 if (t < 0) {
