@@ -118,7 +118,8 @@ class StreamCommandsTest extends SharedServerTestSupport {
         // Nothing of the chunks is left: the empty stream weighs what a fresh empty one does.
         call("XADD", "t", "1-0", "small", "v");
         call("XDEL", "t", "1-0");
-        assertThat(jedis.memoryUsage("s")).isEqualTo(jedis.memoryUsage("t"));
+        // (Within a few bytes: the two streams' object ids, from the allocator, may differ in length.)
+        assertThat(jedis.memoryUsage("s")).isCloseTo(jedis.memoryUsage("t"), org.assertj.core.data.Offset.offset(8L));
         assertThatThrownBy(() -> call("XADD", "s", "*", "huge", "y".repeat(8_100_000)))
                 .hasMessage("ERR Elements are too large to be stored");
     }
