@@ -80,6 +80,21 @@ class KeyspaceNotificationsTest extends SharedServerTestSupport {
     }
 
     @Test
+    void restoreAndStreamCommands() throws Exception {
+        jedis.set("s", "v");
+        byte[] payload = jedis.dump("s");
+        RespClient c = subscribe("EA");
+        jedis.restore("r", 0, payload);
+        jedis.restore("r", 1, payload, redis.clients.jedis.params.RestoreParams.restoreParams().replace().absTtl());
+        expectEvents(c, "restore r", "del r");
+        jedis.xadd("x", redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("f", "v"));
+        jedis.xgroupCreate("x", "g", redis.clients.jedis.StreamEntryID.LAST_ENTRY, false);
+        jedis.xgroupCreateConsumer("x", "g", "alice");
+        jedis.xtrim("x", 0, false);
+        expectEvents(c, "xadd x", "xgroup-create x", "xgroup-createconsumer x", "xtrim x");
+    }
+
+    @Test
     void stringCommands() throws Exception {
         RespClient c = subscribe("EA");
         jedis.set("s", "1", SetParams.setParams().ex(100));

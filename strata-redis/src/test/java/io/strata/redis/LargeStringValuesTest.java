@@ -128,6 +128,21 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     }
 
     @Test
+    void aLargeValueMovesThroughDumpAndRestore() {
+        byte[] value = randomBytes(20_000_000, 10);
+        jedis.set(KEY, value);
+        byte[] payload = jedis.dump(KEY);
+        assertThat(payload.length).isGreaterThan(value.length);
+        assertThat(jedis.restore(bytes("copy"), 0, payload)).isEqualTo("OK");
+        assertThat(jedis.get(bytes("copy"))).isEqualTo(value);
+        assertThatThrownBy(() -> jedis.restore(bytes("copy"), 0, payload))
+                .isInstanceOf(JedisDataException.class)
+                .hasMessage("BUSYKEY Target key name already exists.");
+        jedis.del(KEY, bytes("copy"));
+        assertThat(storedBytes()).as("the refused RESTORE's staging is gone too").isLessThan(100_000);
+    }
+
+    @Test
     void otherClientsAreServedWhileALargeValueIsStaged() throws Exception {
         byte[] value = randomBytes(60 * 1024 * 1024, 9);
         Thread writer = new Thread(() -> {

@@ -24,6 +24,25 @@ import java.util.TreeMap;
 public final class CommandTable {
     private final Map<String, CommandSpec> byName = new TreeMap<>();
     private final Map<String, Map<String, CommandSpec>> subcommands = new TreeMap<>();
+    private final Map<String, StagedArgument> stagedArguments = new TreeMap<>();
+
+    /**
+     * An argument of a command that stands for a string value which may be too large for one
+     * transaction (RESTORE's payload): its position, and the value it stands for (null when
+     * it stands for none, or for something else than a string).
+     */
+    public record StagedArgument(int position, java.util.function.Function<byte[], byte[]> value) {
+    }
+
+    /** Declares that {@code command}'s argument {@code position} stands for a string value, for staging. */
+    public void stagesValueOf(String command, int position, java.util.function.Function<byte[], byte[]> value) {
+        stagedArguments.put(command.toLowerCase(Locale.ROOT), new StagedArgument(position, value));
+    }
+
+    /** The argument {@code command} declared with {@link #stagesValueOf}, or null. */
+    public StagedArgument stagedArgument(String command) {
+        return stagedArguments.get(command);
+    }
 
     /** Adds a command; its name must be new. */
     public void register(CommandSpec spec) {

@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * Stages the string values of requests that are too large for one transaction before the
  * requests run, and releases them after ({@link LargeValues} has the argument). Only the
  * value arguments of the commands that store an argument whole as a string qualify: SET,
- * SETNX, GETSET (argument 2), SETEX, PSETEX (3), MSET, MSETNX (2, 4, ...). Other commands
- * refuse such values with an error, as before.
+ * SETNX, GETSET (argument 2), SETEX, PSETEX (3), MSET, MSETNX (2, 4, ...) — and arguments a
+ * command declares to stand for a string ({@link CommandTable#stagesValueOf}: RESTORE's
+ * payload of a large string). Other commands refuse such values with an error, as before.
  *
  * <p>Values are staged in the database the connection has selected when the request runs;
  * a value that a MULTI block stores after a SELECT into another database is refused.
@@ -34,9 +35,11 @@ final class ValueStaging {
 
     /** The server's, which exist once it has opened its keyspace (after this is built). */
     private final Supplier<LargeValues> values;
+    private final Supplier<CommandTable> commands;
 
-    ValueStaging(Supplier<LargeValues> values) {
+    ValueStaging(Supplier<LargeValues> values, Supplier<CommandTable> commands) {
         this.values = values;
+        this.commands = commands;
     }
 
     /**
@@ -45,20 +48,20 @@ final class ValueStaging {
      * large values, runs it at once.
      */
     <T> CompletableFuture<T> around(List<byte[][]> requests, int db, Supplier<CompletableFuture<T>> work) {
-        List<byte[]> large = largeValues(requests);
+        List<byte[][]> large = largeValues(requests);
         if (large.isEmpty()) {
             return work.get();
         }
         List<CompletableFuture<?>> staging = new ArrayList<>();
-        for (byte[] value : large) {
-            staging.add(values.get().stage(db, value));
+        for (byte[][] argumentAndValue : large) {
+            staging.add(values.get().stage(db, argumentAndValue[0], argumentAndValue[1]));
         }
         return CompletableFuture.allOf(staging.toArray(new CompletableFuture[0]))
                 .thenCompose(ignored -> work.get())
                 .handle((result, failure) -> {
                     List<CompletableFuture<Void>> releases = new ArrayList<>();
-                    for (byte[] value : large) {
-                        releases.add(values.get().release(value));
+                    for (byte[][] argumentAndValue : large) {
+                        releases.add(values.get().release(argumentAndValue[0]));
                     }
                     return CompletableFuture.allOf(releases.toArray(new CompletableFuture[0]))
                             .handle((ignored, releaseFailure) -> null)
@@ -69,23 +72,41 @@ final class ValueStaging {
                 .thenCompose(f -> f);
     }
 
-    private static List<byte[]> largeValues(List<byte[][]> requests) {
-        List<byte[]> large = new ArrayList<>(0);
+    /** Pairs of (argument, the large value it stands for) to stage. */
+    private List<byte[][]> largeValues(List<byte[][]> requests) {
+        List<byte[][]> large = new ArrayList<>(0);
         for (byte[][] args : requests) {
             if (!hasLargeArgument(args)) {
                 continue;
             }
-            ValuePositions at = VALUES.get(new String(args[0], StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT));
-            if (at == null) {
+            String name = new String(args[0], StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+            ValuePositions at = VALUES.get(name);
+            if (at != null) {
+                for (int i = at.first(); i < args.length; i += at.step() == 0 ? args.length : at.step()) {
+                    if (args[i].length > STAGE_ABOVE) {
+                        large.add(new byte[][] {args[i], args[i]});
+                    }
+                }
                 continue;
             }
-            for (int i = at.first(); i < args.length; i += at.step() == 0 ? args.length : at.step()) {
-                if (args[i].length > STAGE_ABOVE) {
-                    large.add(args[i]);
+            CommandTable.StagedArgument staged = commands.get().stagedArgument(name);
+            if (staged != null && staged.position() < args.length && args[staged.position()].length > STAGE_ABOVE) {
+                byte[] value = valueOf(staged, args[staged.position()]);
+                if (value != null && value.length > STAGE_ABOVE) {
+                    large.add(new byte[][] {args[staged.position()], value});
                 }
             }
         }
         return large;
+    }
+
+    /** The value the argument stands for; null when it is none (the command then answers the error itself). */
+    private static byte[] valueOf(CommandTable.StagedArgument staged, byte[] argument) {
+        try {
+            return staged.value().apply(argument);
+        } catch (RuntimeException malformed) {
+            return null;
+        }
     }
 
     private static boolean hasLargeArgument(byte[][] args) {

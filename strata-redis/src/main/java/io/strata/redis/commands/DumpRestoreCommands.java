@@ -5,6 +5,7 @@ import static io.strata.redis.command.CommandSpec.Kind.DATA;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -45,6 +46,8 @@ final class DumpRestoreCommands {
     static void register(CommandTable t) {
         t.add("dump", 2, "readonly", 1, 1, 1, "keyspace", DATA, DumpRestoreCommands::dump);
         t.add("restore", -4, "write denyoom", 1, 1, 1, "keyspace dangerous", DATA, DumpRestoreCommands::restore);
+        // A payload holding a string too large for one transaction is staged before RESTORE runs.
+        t.stagesValueOf("restore", 3, payload -> decode(payload) instanceof RdbValue.StringValue s ? s.value() : null);
     }
 
     private static KeyStore keys(Invocation inv) {
@@ -107,17 +110,28 @@ final class DumpRestoreCommands {
                 throw new RedisException("ERR Invalid TTL value, must be >= 0");
             }
             RdbValue value = decode(inv.arg(3));
-            RestoredValues.check(keys, db, value);
+            // A string too large for this transaction was staged from the payload before the command ran.
+            boolean staged = inv.server().largeValues().stagedFor(inv.arg(3)) != null;
+            if (!staged) {
+                RestoredValues.check(keys, db, value);
+            }
             // As Redis: a relative TTL is added to the clock, wrapping as C's long long would.
             long expireAt = ttl != 0 && !options.absTtl() ? ttl + now : ttl;
             return keys.getForWrite(tr, db, key, now).thenCompose(old -> {
                 if (expireAt != 0 && expireAt <= now) {
                     if (old != null) {
                         keys.delete(tr, db, key, old);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "del", key);
                     }
                     return Invocation.done(Reply.OK);
                 }
-                return RestoredValues.write(tr, keys, db, key, old, value, expireAt).thenApply(ignored -> Reply.OK);
+                CompletableFuture<Void> written = staged
+                        ? StringValues.writeArgument(inv, tr, db, key, old, inv.arg(3), expireAt)
+                        : RestoredValues.write(tr, keys, db, key, old, value, expireAt);
+                return written.thenApply(ignored -> {
+                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "restore", key);
+                    return Reply.OK;
+                });
             });
         });
     }

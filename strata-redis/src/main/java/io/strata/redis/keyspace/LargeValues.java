@@ -103,6 +103,15 @@ public final class LargeValues {
      * staged value of the argument array {@code value} until {@link #release}.
      */
     public CompletableFuture<Staged> stage(int db, byte[] value) {
+        return stage(db, value, value);
+    }
+
+    /**
+     * Writes {@code value} into a fresh object of database {@code db} and registers it as what
+     * the argument array {@code argument} stands for (RESTORE's payload: the string it holds)
+     * until {@link #release}.
+     */
+    public CompletableFuture<Staged> stage(int db, byte[] argument, byte[] value) {
         Staged staged = new Staged(newObjectId(), db, value.length);
         byte[] record = records.pack(staged.id());
         return database.runAsync(tr -> renew(tr, record, db))
@@ -114,7 +123,7 @@ public final class LargeValues {
                     return renew(tr, record, db);
                 })))
                 .thenApply(ignored -> {
-                    byArgument.put(value, staged);
+                    byArgument.put(argument, staged);
                     return staged;
                 })
                 .exceptionallyCompose(failure -> discard(staged)
