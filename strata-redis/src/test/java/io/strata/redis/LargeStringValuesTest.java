@@ -128,6 +128,19 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     }
 
     @Test
+    void copyAndMoveOfALargeValueAreRefusedBeforeWriting() {
+        jedis.set(KEY, randomBytes(LARGE, 11));
+        long before = storedBytes();
+        String refusal = "ERR values that take more than 9000000 bytes to store cannot be copied or moved "
+                + "(one FoundationDB transaction carries 10 MB)";
+        assertThatThrownBy(() -> jedis.copy(KEY, bytes("copy"), false)).isInstanceOf(JedisDataException.class).hasMessage(refusal);
+        assertThatThrownBy(() -> jedis.move(KEY, 1)).isInstanceOf(JedisDataException.class).hasMessage(refusal);
+        assertThat(jedis.exists(bytes("copy"))).isFalse();
+        assertThat(jedis.strlen(KEY)).isEqualTo(LARGE);
+        assertThat(storedBytes()).isEqualTo(before);
+    }
+
+    @Test
     void aLargeValueMovesThroughDumpAndRestore() {
         byte[] value = randomBytes(20_000_000, 10);
         jedis.set(KEY, value);

@@ -16,6 +16,7 @@ import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,8 +30,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <ul>
  *   <li>COPY gives the copy a new object id and copies every element: O(n) in one
- *       transaction, so a collection too large for one transaction (FoundationDB's 10 MB of
- *       writes) cannot be copied.</li>
+ *       transaction, so a value too large for one transaction (FoundationDB's 10 MB of
+ *       writes) cannot be copied: it is refused with an error before anything is written.</li>
  *   <li>MOVE keeps the object id (ids are unique across databases) but objects live under
  *       their database, so it copies the elements to the target database's object space and
  *       clears the source's: also O(n).</li>
@@ -102,13 +103,15 @@ final class KeyCopyCommands {
                     putCopy(inv, tr, toDb, target, existing, m);
                     return Invocation.done(Reply.ONE);
                 }
-                return keys(inv).newObjectId(tr).thenCompose(id -> {
+                // The elements are read (and their size checked) before the id is allocated: a
+                // refused COPY writes nothing.
+                Subspace from = keys(inv).objectOf(srcDb, m);
+                return readElements(tr, from).thenCompose(elements -> keys(inv).newObjectId(tr).thenApply(id -> {
                     KeyMeta copy = m.withPayload(ObjectRef.payload(id, ObjectRef.header(m)));
-                    return copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(toDb, copy)).thenApply(n -> {
-                        putCopy(inv, tr, toDb, target, existing, copy);
-                        return Reply.ONE;
-                    });
-                });
+                    writeElements(tr, elements, from, keys(inv).objectOf(toDb, copy));
+                    putCopy(inv, tr, toDb, target, existing, copy);
+                    return Reply.ONE;
+                }));
             });
         });
     }
@@ -156,17 +159,41 @@ final class KeyCopyCommands {
 
     /** Copies every key under {@code from} to the same place under {@code to}; the number copied. */
     static CompletableFuture<Integer> copyElements(Transaction tr, Subspace from, Subspace to) {
+        return readElements(tr, from).thenApply(elements -> {
+            writeElements(tr, elements, from, to);
+            return elements.size();
+        });
+    }
+
+    /**
+     * Every key under {@code from}, refused with an error when they are more than the copy can
+     * write in this one transaction.
+     */
+    private static CompletableFuture<List<KeyValue>> readElements(Transaction tr, Subspace from) {
+        int prefix = from.getKey().length;
+        return tr.getRange(from.range()).asList().thenApply(kvs -> {
+            long bytes = 0;
+            for (KeyValue kv : kvs) {
+                bytes += kv.getKey().length - prefix + kv.getValue().length;
+            }
+            if (bytes > StringValues.MAX_IN_TRANSACTION) {
+                throw new RedisException("ERR values that take more than " + StringValues.MAX_IN_TRANSACTION
+                        + " bytes to store cannot be copied or moved (one FoundationDB transaction carries 10 MB)");
+            }
+            return kvs;
+        });
+    }
+
+    /** Writes {@code elements}, read under {@code from}, at the same places under {@code to}. */
+    private static void writeElements(Transaction tr, List<KeyValue> elements, Subspace from, Subspace to) {
         byte[] fromPrefix = from.getKey();
         byte[] toPrefix = to.getKey();
-        return tr.getRange(from.range()).asList().thenApply(kvs -> {
-            for (KeyValue kv : kvs) {
-                byte[] k = kv.getKey();
-                byte[] moved = new byte[toPrefix.length + k.length - fromPrefix.length];
-                System.arraycopy(toPrefix, 0, moved, 0, toPrefix.length);
-                System.arraycopy(k, fromPrefix.length, moved, toPrefix.length, k.length - fromPrefix.length);
-                tr.set(moved, kv.getValue());
-            }
-            return kvs.size();
-        });
+        for (KeyValue kv : elements) {
+            byte[] k = kv.getKey();
+            byte[] moved = new byte[toPrefix.length + k.length - fromPrefix.length];
+            System.arraycopy(toPrefix, 0, moved, 0, toPrefix.length);
+            System.arraycopy(k, fromPrefix.length, moved, toPrefix.length, k.length - fromPrefix.length);
+            tr.set(moved, kv.getValue());
+        }
     }
 }
