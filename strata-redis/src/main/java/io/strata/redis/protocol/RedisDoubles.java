@@ -11,13 +11,20 @@ import java.math.RoundingMode;
  * {@code "1e+20"}, infinities are {@code "inf"} and {@code "-inf"}.
  */
 public final class RedisDoubles {
-    private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
-
     private RedisDoubles() {
     }
 
     /** C's {@code printf("%.17g", d)}. */
     public static String format(double d) {
+        return format(d, 17);
+    }
+
+    /**
+     * C's {@code printf("%.<precision>g", d)} as glibc prints it: {@code precision} significant
+     * digits, the exact value rounded half to even, trailing zeros dropped, nan and inf in
+     * lower case (Lua's {@code tostring} uses 14, cjson its configured precision).
+     */
+    public static String format(double d, int precision) {
         if (Double.isNaN(d)) {
             return "nan";
         }
@@ -27,10 +34,10 @@ public final class RedisDoubles {
         if (d == 0) {
             return (1 / d) < 0 ? "-0" : "0";
         }
-        BigDecimal rounded = new BigDecimal(d).round(SEVENTEEN_DIGITS);
+        BigDecimal rounded = new BigDecimal(d).round(new MathContext(precision, RoundingMode.HALF_EVEN));
         // %g: exponent X of the rounded value; plain notation when -4 <= X < precision.
         int exponent = rounded.precision() - rounded.scale() - 1;
-        if (exponent < -4 || exponent >= 17) {
+        if (exponent < -4 || exponent >= precision) {
             BigDecimal mantissa = rounded.movePointLeft(exponent).stripTrailingZeros();
             String m = mantissa.toPlainString();
             String sign = exponent < 0 ? "-" : "+";
