@@ -395,64 +395,25 @@ public final class KeySpecs {
     private static List<KeyRef> sortKeys(byte[][] args, boolean store) {
         List<KeyRef> keys = new ArrayList<>();
         keys.add(new KeyRef(1, READ));
-        KeyRef destination = null;
-        for (int i = 2; store && i < args.length; i++) {
-            if (equalsIgnoreCase(args[i], "LIMIT")) {
-                i += 2;
-            } else if (equalsIgnoreCase(args[i], "GET") || equalsIgnoreCase(args[i], "BY")) {
-                i += 1;
-            } else if (equalsIgnoreCase(args[i], "STORE") && i + 1 < args.length) {
-                destination = new KeyRef(i + 1, WRITE);
-            }
-        }
-        if (destination != null) {
-            keys.add(destination);
+        int destination = store ? SpecialKeys.sortStoreDestination(args) : -1;
+        if (destination > 0) {
+            keys.add(new KeyRef(destination, WRITE));
         }
         return keys;
     }
 
     /** MIGRATE moves one key (argument 3), or, with KEYS and an empty key argument, every key after KEYS. */
     private static List<KeyRef> migrateKeys(byte[][] args) {
-        int first = 3;
-        int count = 1;
-        for (int i = 6; i < args.length; i++) {
-            if (equalsIgnoreCase(args[i], "KEYS")) {
-                if (args[3].length > 0) {
-                    count = 0;
-                } else {
-                    first = i + 1;
-                    count = args.length - first;
-                }
-                break;
-            }
-            if (equalsIgnoreCase(args[i], "AUTH")) {
-                i += 1;
-            } else if (equalsIgnoreCase(args[i], "AUTH2")) {
-                i += 2;
-            }
-        }
+        int[] range = SpecialKeys.migrateKeys(args);
         List<KeyRef> keys = new ArrayList<>();
-        for (int i = first; i < first + count && i < args.length; i++) {
+        for (int i = range[0]; i < range[0] + range[1] && i < args.length; i++) {
             keys.add(new KeyRef(i, READ | WRITE));
         }
         return keys;
     }
 
-    /** ASCII case-insensitive comparison of an argument with an option word. */
     static boolean equalsIgnoreCase(byte[] arg, String word) {
-        if (arg.length != word.length()) {
-            return false;
-        }
-        for (int i = 0; i < arg.length; i++) {
-            if (upper(arg[i] & 0xff) != upper(word.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int upper(int c) {
-        return c >= 'a' && c <= 'z' ? c - 32 : c;
+        return SpecialKeys.equalsIgnoreCase(arg, word);
     }
 
     private static Map<String, List<Spec>> parse(String table) {

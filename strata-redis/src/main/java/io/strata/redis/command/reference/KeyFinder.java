@@ -1,5 +1,7 @@
 package io.strata.redis.command.reference;
 
+import io.strata.redis.command.SpecialKeys;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,49 +204,23 @@ public final class KeyFinder {
         return true;
     }
 
-    /** SORT key … [STORE destination]: options with arguments are skipped; the last STORE wins. */
+    /** SORT key … [STORE destination]: the key read, and the last STORE's destination. */
     private static List<FoundKey> sortKeys(byte[][] args) {
         List<FoundKey> keys = new ArrayList<>();
         keys.add(new FoundKey(1, RO_ACCESS));
-        int store = -1;
-        for (int i = 2; i < args.length; i++) {
-            if (equalsIgnoreCase(args[i], "limit")) {
-                i += 2;
-            } else if (equalsIgnoreCase(args[i], "get") || equalsIgnoreCase(args[i], "by")) {
-                i += 1;
-            } else if (equalsIgnoreCase(args[i], "store") && i + 1 < args.length) {
-                store = i + 1;
-            }
-        }
+        int store = SpecialKeys.sortStoreDestination(args);
         if (store > 0) {
             keys.add(new FoundKey(store, OW_UPDATE));
         }
         return keys;
     }
 
-    /** MIGRATE host port key|"" db timeout [COPY] [REPLACE] [AUTH pw] [AUTH2 user pw] [KEYS key ...]. */
+    /** MIGRATE's keys ({@link SpecialKeys#migrateKeys}). */
     private static List<FoundKey> migrateKeys(byte[][] args) {
-        int first = 3;
-        int count = 1;
-        for (int i = 6; i < args.length; i++) {
-            if (equalsIgnoreCase(args[i], "keys")) {
-                if (args[3].length > 0) {
-                    count = 0;
-                } else {
-                    first = i + 1;
-                    count = args.length - first;
-                }
-                break;
-            }
-            if (equalsIgnoreCase(args[i], "auth")) {
-                i += 1;
-            } else if (equalsIgnoreCase(args[i], "auth2")) {
-                i += 2;
-            }
-        }
+        int[] range = SpecialKeys.migrateKeys(args);
         List<FoundKey> keys = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            keys.add(new FoundKey(first + i, RW_ACCESS_DELETE));
+        for (int i = 0; i < range[1]; i++) {
+            keys.add(new FoundKey(range[0] + i, RW_ACCESS_DELETE));
         }
         return keys;
     }
@@ -262,6 +238,6 @@ public final class KeyFinder {
     }
 
     private static boolean equalsIgnoreCase(byte[] arg, String word) {
-        return new String(arg, StandardCharsets.UTF_8).equalsIgnoreCase(word);
+        return SpecialKeys.equalsIgnoreCase(arg, word);
     }
 }

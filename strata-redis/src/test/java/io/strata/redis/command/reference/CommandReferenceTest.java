@@ -52,6 +52,11 @@ class CommandReferenceTest {
         assertThat(keys("eval", "return 1", "0")).isNull();
         assertThat(keys("zunionstore", "dest", "x", "a")).isNull();
         assertThat(keys("lcs", "a", "b")).extracting(KeyFinder.FoundKey::position).containsExactly(1, 2);
+        assertThat(keys("sort", "k", "limit", "0", "1", "by", "store", "store", "d")).extracting(KeyFinder.FoundKey::position)
+                .as("BY's argument is not an option").containsExactly(1, 8);
+        assertThat(keys("migrate", "h", "1", "k", "0", "5")).extracting(KeyFinder.FoundKey::position).containsExactly(3);
+        assertThat(keys("migrate", "h", "1", "", "0", "5", "auth", "keys", "keys", "a", "b")).extracting(KeyFinder.FoundKey::position)
+                .as("AUTH's password may read KEYS").containsExactly(9, 10);
     }
 
     private List<KeyFinder.FoundKey> keys(String... line) {
