@@ -19,6 +19,13 @@ final class FileIo {
         return b.flip();
     }
 
+    /** Writes all of {@code b} at {@code pos}, leaving the channel's position alone. */
+    static void writeFully(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+        while (b.hasRemaining()) {
+            pos += ch.write(b, pos);
+        }
+    }
+
     /** Writes all of {@code b} at the channel's position. */
     static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
         while (b.hasRemaining()) {

@@ -20,8 +20,9 @@ import java.util.stream.Stream;
  * <h2>What is a torn tail and what is corruption</h2>
  * A crash while appending can leave, at the end of the <em>newest</em> segment only, a
  * record whose header or payload is cut short, or whose checksum fails because its last
- * sectors never reached the disk. Such a record was never acknowledged: it is truncated
- * away. Anything else — a bad checksum or impossible length followed by more data, a damaged
+ * sectors never reached the disk, followed by nothing but the zeros the log preallocates.
+ * Such a record was never acknowledged: it is truncated away, and so are the zeros (in any
+ * segment: a crash while the log rotated leaves them in the one before the newest). Anything else — a bad checksum or impossible length followed by more data, a damaged
  * header, a damaged older segment, versions that do not increase — is corruption, and
  * opening fails with {@link CorruptLogException} naming the file and offset.
  */
@@ -97,9 +98,16 @@ public final class LogReplay {
                         ByteBuffer rh = FileIo.read(ch, pos, LogFormat.RECORD_HEADER_BYTES);
                         int length = rh.getInt();
                         int crc = rh.getInt();
+                        if (length == 0 && crc == 0 && zeros(ch, pos, size)) {
+                            // Space preallocated and never written (WriteAheadLog): the records end
+                            // here. Left in an older segment only by a crash during rotation.
+                            ch.truncate(recordStart);
+                            ch.force(true);
+                            break;
+                        }
                         if (length < 12 || length > LogFormat.MAX_PAYLOAD_BYTES) {
                             torn = "impossible record length " + length;
-                            if (!zeros(ch, pos, size)) {
+                            if (!zeros(ch, pos + LogFormat.RECORD_HEADER_BYTES, size)) {
                                 // Data follows a damaged length: that is not a torn write.
                                 throw new CorruptLogException(segment, recordStart, torn);
                             }
@@ -107,16 +115,15 @@ public final class LogReplay {
                             torn = "record cut short";
                         } else {
                             payload = FileIo.read(ch, pos + LogFormat.RECORD_HEADER_BYTES, length);
+                            pos += LogFormat.RECORD_HEADER_BYTES + length;
                             if (LogFormat.crc(payload) != crc) {
                                 torn = "checksum mismatch";
-                                pos += LogFormat.RECORD_HEADER_BYTES + length;
-                            } else {
-                                pos += LogFormat.RECORD_HEADER_BYTES + length;
                             }
                         }
                     }
                     if (torn != null) {
-                        boolean atEnd = payload == null || pos >= size;
+                        // Torn: the last record written, nothing but zeros (preallocated space) after it.
+                        boolean atEnd = payload == null || zeros(ch, pos, size);
                         if (!newest || !atEnd) {
                             throw new CorruptLogException(segment, recordStart, torn);
                         }

@@ -18,19 +18,39 @@ import java.util.List;
  *
  * <p>Recovery argument: a record is acknowledged only after its bytes (and, with
  * {@link Durability#FSYNC}, the disk) hold it completely; a crash during {@link #append}
- * leaves at most one incomplete record at the end of the newest segment, which recovery
- * recognises by its length or checksum and truncates.
+ * leaves at most one incomplete record at the end of the newest segment, followed only by
+ * zero bytes, which recovery recognises by its length or checksum and truncates.
+ *
+ * <h2>Preallocation</h2>
+ * Under {@link Durability#FSYNC} the segment is written with zeros ahead of its records,
+ * {@link #PREALLOCATE_BYTES} at a time, and records overwrite the zeros. An append that
+ * grows the file makes {@code fdatasync} commit the new size to the file system's journal
+ * besides the data; one within the zeros flushes the data only (measured on this project's
+ * VM, ext4 on virtio, 400-byte appends: 145 µs per append + fdatasync against 200–235 µs when
+ * appending). Zeros written, not {@code fallocate}d: writing into an unwritten extent is a
+ * metadata change too. The zeros left at the end are truncated when the segment is closed,
+ * and read as unwritten space by recovery after a crash ({@link LogReplay}).
  */
 public final class WriteAheadLog implements AutoCloseable {
     private final FileChannel channel;
     private final Path path;
     private final Durability durability;
-    private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+    /** Zeros written ahead of the records at a time, under {@link Durability#FSYNC}. */
+    static final int PREALLOCATE_BYTES = 1 << 20;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16);
 
-    private WriteAheadLog(FileChannel channel, Path path, Durability durability) {
+    private ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+    /** Where the next record goes: the end of the records. */
+    private long position;
+    /** The file's length: zeros from {@link #position} to here. */
+    private long allocated;
+
+    private WriteAheadLog(FileChannel channel, Path path, Durability durability, long end) {
         this.channel = channel;
         this.path = path;
         this.durability = durability;
+        this.position = end;
+        this.allocated = end;
     }
 
     /**
@@ -49,7 +69,7 @@ public final class WriteAheadLog implements AutoCloseable {
             ch.close();
             throw e;
         }
-        return new WriteAheadLog(ch, path, durability);
+        return new WriteAheadLog(ch, path, durability, LogFormat.HEADER_BYTES);
     }
 
     public Path path() {
@@ -82,18 +102,39 @@ public final class WriteAheadLog implements AutoCloseable {
         ByteBuffer payload = buffer.duplicate().position(LogFormat.RECORD_HEADER_BYTES);
         buffer.putInt(0, size).putInt(4, LogFormat.crc(payload));
         int bytes = buffer.remaining();
-        FileIo.writeFully(channel, buffer);
+        if (durability == Durability.FSYNC && position + bytes > allocated && bytes <= PREALLOCATE_BYTES / 2) {
+            preallocate();
+        }
+        FileIo.writeFully(channel, buffer, position);
+        position += bytes;
+        allocated = Math.max(allocated, position);
         if (durability == Durability.FSYNC) {
             channel.force(false);
         }
         return bytes;
     }
 
+    /**
+     * Writes {@link #PREALLOCATE_BYTES} of zeros past the end of the file. Not synced here:
+     * the record's own {@code fdatasync} makes them durable with it. A record larger than
+     * half the step is appended without: its size dwarfs the journal commit.
+     */
+    private void preallocate() throws IOException {
+        long end = allocated + PREALLOCATE_BYTES;
+        for (long p = allocated; p < end; p += ZEROS.capacity()) {
+            FileIo.writeFully(channel, ZEROS.duplicate().limit((int) Math.min(ZEROS.capacity(), end - p)), p);
+        }
+        allocated = end;
+    }
 
-    /** Flushes (whatever the durability mode) and closes the segment. */
+
+    /** Cuts the zeros past the records, flushes (whatever the durability mode) and closes the segment. */
     @Override
     public void close() throws IOException {
         try {
+            if (allocated > position) {
+                channel.truncate(position);
+            }
             channel.force(true);
         } finally {
             channel.close();

@@ -201,6 +201,116 @@ class DurabilityTest {
     }
 
     @Test
+    void anOpenSegmentIsPreallocatedWithZerosAndAClosedOneEndsAtItsLastRecord() throws IOException {
+        try (Database db = Strata.open(dir)) {
+            put(db, "a", "1");
+            Path open = newestSegment();
+            assertThat(Files.size(open)).isGreaterThanOrEqualTo(WriteAheadLog.PREALLOCATE_BYTES);
+        }
+        Path closed = newestNonEmptySegment();
+        byte[] bytes = Files.readAllBytes(closed);
+        assertThat(bytes.length).isLessThan(200);
+        assertThat(bytes[bytes.length - 1]).isNotZero(); // the last byte of "1"
+    }
+
+    /** The state a crash leaves: the files as they are while the database is open, copied. */
+    private Path crashCopy(Path into) throws IOException {
+        Files.createDirectories(into);
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                if (f.getFileName().toString().endsWith(".log")) {
+                    Files.copy(f, into.resolve(f.getFileName()));
+                }
+            }
+        }
+        return into;
+    }
+
+    @Test
+    void aCrashLeavesZerosAfterTheLastRecordAndRecoveryKeepsEveryRecordAndCutsThem(@TempDir Path crashed) throws IOException {
+        try (Database db = Strata.open(dir)) {
+            for (int i = 0; i < 100; i++) {
+                put(db, "k" + i, "v" + i);
+            }
+            crashCopy(crashed);
+        }
+        Path segment = LogReplay.segments(crashed).get(LogReplay.segments(crashed).size() - 1);
+        assertThat(Files.size(segment)).isGreaterThanOrEqualTo(WriteAheadLog.PREALLOCATE_BYTES);
+        try (Database db = Strata.open(crashed)) {
+            for (int i = 0; i < 100; i++) {
+                assertThat(get(db, "k" + i)).isEqualTo("v" + i);
+            }
+        }
+        assertThat(Files.size(segment)).isLessThan(WriteAheadLog.PREALLOCATE_BYTES / 10);
+    }
+
+    @Test
+    void aTornLastRecordFollowedByPreallocatedZerosIsDropped(@TempDir Path crashed) throws IOException {
+        long before;
+        try (Database db = Strata.open(dir)) {
+            put(db, "a", "1");
+            crashCopy(crashed);
+            before = recordsEnd(LogReplay.segments(crashed).get(LogReplay.segments(crashed).size() - 1));
+            put(db, "b", "2");
+            crashCopy(crashed.resolve("later"));
+        }
+        Path segment = LogReplay.segments(crashed.resolve("later")).get(LogReplay.segments(crashed.resolve("later")).size() - 1);
+        long end = recordsEnd(segment);
+        flipByte(segment, end - 1); // the last record's final byte never reached the disk
+        try (Database db = Strata.open(crashed.resolve("later"))) {
+            assertThat(get(db, "a")).isEqualTo("1");
+            assertThat(get(db, "b")).isNull();
+        }
+        assertThat(Files.size(segment)).isEqualTo(before);
+    }
+
+    @Test
+    void zerosLeftInAnOlderSegmentByACrashDuringRotationAreUnwrittenSpace() throws IOException {
+        try (Database db = Strata.open(dir)) {
+            put(db, "a", "1");
+        }
+        Path older = newestNonEmptySegment();
+        long size = Files.size(older);
+        try (Database db = Strata.open(dir)) {
+            put(db, "b", "2");
+        }
+        try (FileChannel ch = FileChannel.open(older, StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.allocate(WriteAheadLog.PREALLOCATE_BYTES));
+        }
+        try (Database db = Strata.open(dir)) {
+            assertThat(get(db, "a")).isEqualTo("1");
+            assertThat(get(db, "b")).isEqualTo("2");
+        }
+        assertThat(Files.size(older)).isEqualTo(size);
+    }
+
+    @Test
+    void dataAfterZerosInAnOlderSegmentIsCorruption() throws IOException {
+        try (Database db = Strata.open(dir)) {
+            put(db, "a", "1");
+        }
+        Path older = newestNonEmptySegment();
+        try (Database db = Strata.open(dir)) {
+            put(db, "b", "2");
+        }
+        try (FileChannel ch = FileChannel.open(older, StandardOpenOption.APPEND)) {
+            ch.write(ByteBuffer.allocate(4096).put(4000, (byte) 1));
+        }
+        assertThatThrownBy(() -> Strata.open(dir)).isInstanceOf(UncheckedIOException.class)
+                .cause().isInstanceOf(CorruptLogException.class).hasMessageContaining(older.getFileName().toString());
+    }
+
+    /** Where a segment's records end: the first zero record header after its file header. */
+    private static long recordsEnd(Path segment) throws IOException {
+        ByteBuffer all = ByteBuffer.wrap(Files.readAllBytes(segment));
+        int pos = LogFormat.HEADER_BYTES;
+        while (pos + LogFormat.RECORD_HEADER_BYTES <= all.limit() && all.getInt(pos) != 0) {
+            pos += LogFormat.RECORD_HEADER_BYTES + all.getInt(pos);
+        }
+        return pos;
+    }
+
+    @Test
     void aFileThatIsNotALogSegmentRefusesToOpen() throws IOException {
         try (Database db = Strata.open(dir)) {
             put(db, "a", "1");
