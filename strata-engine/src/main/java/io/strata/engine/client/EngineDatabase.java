@@ -9,6 +9,7 @@ import com.apple.foundationdb.Tenant;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.tuple.Tuple;
 import io.strata.engine.Engine;
+import io.strata.engine.commit.CommitPipeline;
 import io.strata.engine.cluster.ClientStatus;
 import io.strata.engine.error.FdbError;
 
@@ -206,7 +207,8 @@ public final class EngineDatabase implements Database {
             while (true) {
                 try {
                     T result = retryable.apply(t);
-                    t.commit().join();
+                    // This thread blocks on the commit: it may as well run its batch itself.
+                    CommitPipeline.callerWaits(t::commit).join();
                     return result;
                 } catch (RuntimeException err) {
                     t = t.onError(err).join();

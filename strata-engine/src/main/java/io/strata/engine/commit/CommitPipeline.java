@@ -15,7 +15,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>publishes {@code V} as the visible version (one volatile write), then fires
  *       watches and completes the requests.</li>
  * </ol>
- * This is FoundationDB's proxy + resolver + storage in one thread. Batching is what gives
+ * This is FoundationDB's proxy + resolver + storage in one place. Batching is what gives
  * throughput: the per-batch costs (version, publication, wake-ups) are shared.
  *
  * <h2>Reporting conflicts</h2>
@@ -51,12 +53,34 @@ import java.util.concurrent.TimeUnit;
  * <h2>Invariants</h2>
  * Versions are strictly increasing; a reader at visible version {@code v} sees exactly the
  * batches with version {@code <= v}, complete. The conflict history and the store are
- * touched only by this thread.
+ * touched only by the holder of the leadership lock.
+ *
+ * <h2>Who runs a batch: the committer itself, when it can</h2>
+ * Running a batch needs the {@linkplain #leadership leadership lock}; whoever holds it owns
+ * the history, the store's writes and the log. A committer that finds the lock free and may
+ * wait for its own batch ({@link #runsInline}: always for a database in memory, where a batch
+ * is a few microseconds of work; with a log only when the caller blocks on the commit,
+ * {@link #callerWaits}) takes it and runs the batch on its own thread — whatever is queued,
+ * then its own request — so an uncontended commit costs a resolver check and an apply, with no
+ * thread woken and none to wake it (RocksDB's write thread and flat combining work the same
+ * way). A committer that finds the lock taken queues its request and the sequencer thread
+ * runs it in a later batch, with everything else queued meanwhile: under contention,
+ * batches form as before. A committer with a log that does not wait — many commits in flight
+ * from one thread — always queues, so its commits still share fsyncs.
+ *
+ * <p>Order: requests leave the queue only under the lock, oldest first, and a leader runs
+ * the queued ones before its own; so commits a client sends one after another without waiting
+ * still get increasing versions.
  *
  * <h2>Idle</h2>
  * With nothing to do for {@link #IDLE_TICK_MILLIS}, the sequencer commits an empty batch,
  * as FoundationDB's proxies do, so that the visible version keeps up with time and new
  * read versions are never already old.
+ *
+ * <p>Concurrency: the history, the store's writes, the log, {@link #lastPruneVersion} and the
+ * scratch arrays are touched only under {@link #leadership}. The queue is lock-free; a
+ * submitter that queues wakes the sequencer only when it is parked ({@link #parked}, a
+ * volatile flag each side writes before reading the other's state, so a wake-up is never lost).
  */
 public final class CommitPipeline implements AutoCloseable {
     /** Bounds one batch so that a burst cannot starve the requests behind it of latency. */
@@ -71,6 +95,8 @@ public final class CommitPipeline implements AutoCloseable {
     static final int INLINE_COMPLETIONS = 8;
     /** How long the idle sequencer spins for new work before parking: about two wake-ups' cost. */
     static final long SPIN_NANOS = 20_000;
+    /** Batches of others a committer leading in memory runs after its own before leaving the rest to the sequencer. */
+    static final int HELPED_BATCHES = 4;
     /** Prune history and store at most this often (in versions): 50 ms amortises the walk. */
     static final long PRUNE_INTERVAL_VERSIONS = 50_000;
 
@@ -79,7 +105,11 @@ public final class CommitPipeline implements AutoCloseable {
     private final WatchRegistry watches;
     private final ConflictWindow history = new ConflictWindow();
     private final CommitCounters counters = new CommitCounters();
-    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** Held while a batch runs, by the sequencer thread or by a committer running its own batch. */
+    private final ReentrantLock leadership = new ReentrantLock();
+    /** Set by the sequencer just before it parks for want of work; a submitter then unparks it. */
+    private volatile boolean parked;
     private final Thread thread;
     private final Executor completions;
     private final BatchLog log;
@@ -88,10 +118,13 @@ public final class CommitPipeline implements AutoCloseable {
 
     private volatile long visibleVersion;
     private volatile boolean closed;
+    /** Guarded by {@code leadership}. */
     private long lastPruneVersion;
+    /** The batch being run, reused. Guarded by {@code leadership}. */
+    private final List<Object> batch = new ArrayList<>(MAX_BATCH);
     /**
-     * Sequencer-owned scratch: the keys of the batch's plain sets, in batch order, and their
-     * hashes (see {@link #readyWrites}).
+     * Leader-owned scratch: the keys of the batch's plain sets, in batch order, and their
+     * hashes (see {@link #readyWrites}). Guarded by {@code leadership}.
      */
     private byte[][] setKeys = new byte[256][];
     private int[] setHashes = new int[256];
@@ -132,7 +165,28 @@ public final class CommitPipeline implements AutoCloseable {
         return counters;
     }
 
-    /** Enqueues a commit; its {@link CommitRequest#result()} completes on the sequencer thread. */
+    /**
+     * Marks the commits this thread sends while {@code body} runs as ones it will block on
+     * ({@code db.run}): with a log, only such a commit runs its batch on its own thread,
+     * fsync included.
+     */
+    public static <T> T callerWaits(java.util.function.Supplier<T> body) {
+        boolean outer = CALLER_WAITS.get();
+        CALLER_WAITS.set(true);
+        try {
+            return body.get();
+        } finally {
+            CALLER_WAITS.set(outer);
+        }
+    }
+
+    private static final ThreadLocal<Boolean> CALLER_WAITS = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * Commits {@code request}: in a batch of its own thread when it may lead (see "Who runs a
+     * batch"), else in the sequencer's. Its {@link CommitRequest#result()} completes on the
+     * thread that ran its batch — possibly before this method returns.
+     */
     public void submit(CommitRequest request) {
         FDBException failure = logFailure;
         if (failure != null) {
@@ -143,48 +197,133 @@ public final class CommitPipeline implements AutoCloseable {
             request.result.completeExceptionally(FdbError.OPERATION_CANCELLED.exception("the database is closed"));
             return;
         }
-        queue.add(request);
+        if (runsInline() && leadership.tryLock()) {
+            try {
+                if (closed) {
+                    request.result.completeExceptionally(FdbError.OPERATION_CANCELLED.exception("the database is closed"));
+                    return;
+                }
+                takeQueued(MAX_BATCH - 1);
+                batch.add(request);
+                runBatch();
+                // In memory a batch is microseconds: run what queued meanwhile too, rather than
+                // wake the sequencer for it. With a log, each would cost this caller an fsync.
+                for (int i = 0; log == null && i < HELPED_BATCHES && !queue.isEmpty(); i++) {
+                    takeQueued(MAX_BATCH);
+                    runBatch();
+                }
+            } finally {
+                leadership.unlock();
+            }
+            // Queued after the last look: submitters saw the lock held and left it to us.
+            if (!queue.isEmpty()) {
+                wakeSequencer();
+            }
+            return;
+        }
+        enqueue(request);
+    }
+
+    /** Whether a commit of the calling thread may run its batch itself when nobody else is. */
+    private boolean runsInline() {
+        // Not from inside a batch (a completion that commits again, on a direct executor):
+        // the batch in progress is not finished.
+        return (log == null || CALLER_WAITS.get()) && !leadership.isHeldByCurrentThread();
     }
 
     /**
-     * Runs {@code task} on the sequencer after the current batch, with the store and
-     * watches quiescent. Also forces a batch, so the visible version advances.
+     * Runs {@code task} after the current batch, with the store and watches quiescent (under
+     * the leadership lock, on the sequencer or a leading committer). Also forces a batch, so the
+     * visible version advances.
      */
     public void execute(Runnable task) {
         if (!closed) {
-            queue.add(task);
+            enqueue(task);
+        }
+    }
+
+    /**
+     * Queues an item. While a leading committer holds the lock it will take the item or, once
+     * it has unlocked, see it and wake the sequencer: each side writes (the queue, the lock)
+     * before it reads the other's, so one of them always sees the other.
+     */
+    private void enqueue(Object item) {
+        queue.add(item);
+        if (!leadership.isLocked()) {
+            wakeSequencer();
+        }
+    }
+
+    private void wakeSequencer() {
+        if (parked) {
+            LockSupport.unpark(thread);
         }
     }
 
     private void run() {
-        List<Object> batch = new ArrayList<>(MAX_BATCH);
         while (!closed) {
-            try {
-                Object first = pollBriefly();
-                if (first == null) {
-                    first = queue.poll(IDLE_TICK_MILLIS, TimeUnit.MILLISECONDS);
-                }
-                if (first != null) {
-                    batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - 1);
-                }
-                // A request its client withdrew while it waited here is not part of the batch.
-                batch.removeIf(o -> o instanceof CommitRequest && !((CommitRequest) o).take());
-                processBatch(batch);
-            } catch (InterruptedException e) {
+            boolean work = awaitWork();
+            if (closed) {
                 break;
-            } catch (Throwable t) {
-                // A bug here must not wedge every client: fail what we hold and keep going.
-                for (Object o : batch) {
-                    if (o instanceof CommitRequest) {
-                        ((CommitRequest) o).result.completeExceptionally(t);
-                    }
+            }
+            leadership.lock();
+            try {
+                takeQueued(MAX_BATCH);
+                if (!batch.isEmpty() || !work) {
+                    // An empty batch when idle: the tick that keeps the visible version current.
+                    runBatch();
                 }
             } finally {
-                batch.clear();
+                leadership.unlock();
             }
         }
         failPending();
+    }
+
+    /** Moves up to {@code max} queued items, oldest first, into the batch (leadership held). */
+    private void takeQueued(int max) {
+        Object o;
+        while (batch.size() < max && (o = queue.poll()) != null) {
+            batch.add(o);
+        }
+    }
+
+    /** Runs the batch (leadership held), failing its requests rather than wedging on a bug. */
+    private void runBatch() {
+        try {
+            // A request its client withdrew while it waited here is not part of the batch.
+            batch.removeIf(o -> o instanceof CommitRequest && !((CommitRequest) o).take());
+            processBatch(batch);
+        } catch (Throwable t) {
+            for (Object o : batch) {
+                if (o instanceof CommitRequest) {
+                    ((CommitRequest) o).result.completeExceptionally(t);
+                }
+            }
+        } finally {
+            batch.clear();
+        }
+    }
+
+    /**
+     * Waits until something is queued, at most {@link #IDLE_TICK_MILLIS}: false when the wait
+     * ended without work (time for an idle tick).
+     */
+    private boolean awaitWork() {
+        if (pollBriefly()) {
+            return true;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(IDLE_TICK_MILLIS);
+        parked = true;
+        try {
+            long left;
+            while (queue.isEmpty() && !closed && (left = deadline - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(this, left);
+            }
+        } finally {
+            parked = false;
+        }
+        return !queue.isEmpty();
     }
 
     /**
@@ -192,13 +331,15 @@ public final class CommitPipeline implements AutoCloseable {
      * commit right after the last one completed then needs no wake-up of this thread, which
      * on a VM costs tens of microseconds.
      */
-    private Object pollBriefly() {
+    private boolean pollBriefly() {
         long deadline = System.nanoTime() + SPIN_NANOS;
-        Object o;
-        while ((o = queue.poll()) == null && System.nanoTime() < deadline) {
+        while (queue.isEmpty()) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
             Thread.onSpinWait();
         }
-        return o;
+        return true;
     }
 
     private void processBatch(List<Object> batch) {
@@ -494,19 +635,25 @@ public final class CommitPipeline implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
+        LockSupport.unpark(thread);
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        failPending();
-        if (log != null) {
-            try {
-                log.close();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException("closing the commit log failed", e);
+        // A committer may be running its own batch: the log closes after it.
+        leadership.lock();
+        try {
+            failPending();
+            if (log != null) {
+                try {
+                    log.close();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("closing the commit log failed", e);
+                }
             }
+        } finally {
+            leadership.unlock();
         }
     }
 }
