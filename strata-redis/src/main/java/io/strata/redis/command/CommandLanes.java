@@ -99,8 +99,10 @@ public final class CommandLanes {
                 running = true;
             }
             // Off the connection's I/O thread: with one I/O thread for every connection (Redis's
-            // io-threads 1), the lanes run in parallel on the database's threads.
-            server.database().getExecutor().execute(this::runBatches);
+            // io-threads 1), the lanes run in parallel on the database's threads. Started from
+            // the event loop, a lane starts once the loop has read every ready connection, so
+            // its first batch holds all of them (ServerContext#laneExecutor).
+            server.laneExecutor().execute(this::runBatches);
         }
 
         /** Runs batches until the queue is empty or a batch is still waiting for the database. */
@@ -140,9 +142,12 @@ public final class CommandLanes {
     private CompletableFuture<Void> runBatch(List<Unit> batch) {
         return executor.runInTransaction(tr -> runInOrder(batch, tr)).handle((replies, error) -> {
             if (error == null) {
-                for (int i = 0; i < batch.size(); i++) {
-                    batch.get(i).replies.complete(replies.get(i));
-                }
+                // One hand-off to the event loop for every connection answered (ReplyHandOff).
+                ReplyHandOff.collecting(() -> {
+                    for (int i = 0; i < batch.size(); i++) {
+                        batch.get(i).replies.complete(replies.get(i));
+                    }
+                });
                 return CompletableFuture.<Void>completedFuture(null);
             }
             if (batch.size() == 1 && batch.get(0).requests.size() == 1) {

@@ -34,6 +34,15 @@ public interface ServerContext {
 
     Database database();
 
+    /**
+     * Where lanes run their batches: the database's executor, reached through whatever the
+     * server puts in front of it (the server holds the requests of one event-loop pass
+     * until the pass ends, so that a lane starts once for all of them).
+     */
+    default java.util.concurrent.Executor laneExecutor() {
+        return database().getExecutor();
+    }
+
     KeyStore keys();
 
     /** String values too large for one transaction, staged before their command runs. */

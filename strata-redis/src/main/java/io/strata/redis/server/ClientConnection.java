@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
+import io.strata.redis.command.ReplyHandOff;
 import io.strata.redis.command.ServerStats;
 import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
@@ -171,7 +172,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 continue;
             }
             running = true;
-            replies.whenComplete((r, e) -> ctx.executor().execute(() -> {
+            replies.whenComplete((r, e) -> ReplyHandOff.execute(ctx.executor(), () -> {
                 running = false;
                 if (!writeAll(r != null ? r : List.of(executor.errorReply(e)))) {
                     return;

@@ -49,6 +49,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,6 +78,8 @@ public final class RedisServer implements AutoCloseable {
     public static final List<String> DIRECTORY = List.of("strata-redis");
 
     private final Database database;
+    /** Starts lanes once per event-loop pass ({@link IterationHandOff}). */
+    private final Executor laneStarts;
     private final LongSupplier clock;
     private final ServerSettings settings;
     private final Context context = new Context(null);
@@ -104,6 +107,7 @@ public final class RedisServer implements AutoCloseable {
 
     private RedisServer(Database database, RedisConfig config, LongSupplier clock) {
         this.database = database;
+        this.laneStarts = new IterationHandOff(database.getExecutor());
         this.clock = clock;
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
@@ -342,6 +346,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public Database database() {
             return database;
+        }
+
+        @Override
+        public Executor laneExecutor() {
+            return laneStarts;
         }
 
         @Override
