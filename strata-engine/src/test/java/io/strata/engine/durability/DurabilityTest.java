@@ -186,8 +186,8 @@ class DurabilityTest {
         assertThatThrownBy(() -> Strata.open(dir)).isInstanceOf(UncheckedIOException.class);
     }
 
-    @Test
-    void damageInAnOlderSegmentIsCorruptionEvenAtItsEnd() throws IOException {
+    /** Writes a=1, closes, reopens and writes b=2: returns the segment that holds a. */
+    private Path olderSegmentAfterTwoOpens() throws IOException {
         try (Database db = Strata.open(dir)) {
             put(db, "a", "1");
         }
@@ -195,6 +195,18 @@ class DurabilityTest {
         try (Database db = Strata.open(dir)) {
             put(db, "b", "2");
         }
+        return older;
+    }
+
+    private static void append(Path file, ByteBuffer bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.APPEND)) {
+            ch.write(bytes);
+        }
+    }
+
+    @Test
+    void damageInAnOlderSegmentIsCorruptionEvenAtItsEnd() throws IOException {
+        Path older = olderSegmentAfterTwoOpens();
         flipByte(older, Files.size(older) - 1);
         assertThatThrownBy(() -> Strata.open(dir)).isInstanceOf(UncheckedIOException.class)
                 .cause().isInstanceOf(CorruptLogException.class).hasMessageContaining(older.getFileName().toString());
@@ -266,17 +278,9 @@ class DurabilityTest {
 
     @Test
     void zerosLeftInAnOlderSegmentByACrashDuringRotationAreUnwrittenSpace() throws IOException {
-        try (Database db = Strata.open(dir)) {
-            put(db, "a", "1");
-        }
-        Path older = newestNonEmptySegment();
+        Path older = olderSegmentAfterTwoOpens();
         long size = Files.size(older);
-        try (Database db = Strata.open(dir)) {
-            put(db, "b", "2");
-        }
-        try (FileChannel ch = FileChannel.open(older, StandardOpenOption.APPEND)) {
-            ch.write(ByteBuffer.allocate(WriteAheadLog.PREALLOCATE_BYTES));
-        }
+        append(older, ByteBuffer.allocate(WriteAheadLog.PREALLOCATE_BYTES));
         try (Database db = Strata.open(dir)) {
             assertThat(get(db, "a")).isEqualTo("1");
             assertThat(get(db, "b")).isEqualTo("2");
@@ -286,16 +290,8 @@ class DurabilityTest {
 
     @Test
     void dataAfterZerosInAnOlderSegmentIsCorruption() throws IOException {
-        try (Database db = Strata.open(dir)) {
-            put(db, "a", "1");
-        }
-        Path older = newestNonEmptySegment();
-        try (Database db = Strata.open(dir)) {
-            put(db, "b", "2");
-        }
-        try (FileChannel ch = FileChannel.open(older, StandardOpenOption.APPEND)) {
-            ch.write(ByteBuffer.allocate(4096).put(4000, (byte) 1));
-        }
+        Path older = olderSegmentAfterTwoOpens();
+        append(older, ByteBuffer.allocate(4096).put(4000, (byte) 1));
         assertThatThrownBy(() -> Strata.open(dir)).isInstanceOf(UncheckedIOException.class)
                 .cause().isInstanceOf(CorruptLogException.class).hasMessageContaining(older.getFileName().toString());
     }
