@@ -63,7 +63,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #callerWaits}) takes it and runs the batch on its own thread — whatever is queued,
  * then its own request — so an uncontended commit costs a resolver check and an apply, with no
  * thread woken and none to wake it (RocksDB's write thread and flat combining work the same
- * way). A committer that finds the lock taken queues its request and the sequencer thread
+ * way). A committer that finds the lock taken (in memory: still taken after
+ * {@link #LEAD_SPIN_NANOS} of waiting) queues its request and the sequencer thread
  * runs it in a later batch, with everything else queued meanwhile: under contention,
  * batches form as before. A committer with a log that does not wait — many commits in flight
  * from one thread — always queues, so its commits still share fsyncs.
@@ -97,6 +98,8 @@ public final class CommitPipeline implements AutoCloseable {
     static final long SPIN_NANOS = 20_000;
     /** Batches of others a committer leading in memory runs after its own before leaving the rest to the sequencer. */
     static final int HELPED_BATCHES = 4;
+    /** How long a committer in memory waits for a running batch to end so that it can lead the next. */
+    static final long LEAD_SPIN_NANOS = 10_000;
     /** Prune history and store at most this often (in versions): 50 ms amortises the walk. */
     static final long PRUNE_INTERVAL_VERSIONS = 50_000;
 
@@ -197,7 +200,7 @@ public final class CommitPipeline implements AutoCloseable {
             request.result.completeExceptionally(FdbError.OPERATION_CANCELLED.exception("the database is closed"));
             return;
         }
-        if (runsInline() && leadership.tryLock()) {
+        if (runsInline() && tryLead()) {
             try {
                 if (closed) {
                     request.result.completeExceptionally(FdbError.OPERATION_CANCELLED.exception("the database is closed"));
@@ -222,6 +225,28 @@ public final class CommitPipeline implements AutoCloseable {
             return;
         }
         enqueue(request);
+    }
+
+    /**
+     * Takes the leadership lock if it is free or, in memory, becomes free within
+     * {@link #LEAD_SPIN_NANOS}: a batch there lasts microseconds, and waiting that long on
+     * this thread costs less than parking on the commit and being woken for it.
+     */
+    private boolean tryLead() {
+        if (leadership.tryLock()) {
+            return true;
+        }
+        if (log != null) {
+            return false;
+        }
+        long deadline = System.nanoTime() + LEAD_SPIN_NANOS;
+        do {
+            Thread.onSpinWait();
+            if (!leadership.isLocked() && leadership.tryLock()) {
+                return true;
+            }
+        } while (System.nanoTime() < deadline);
+        return false;
     }
 
     /** Whether a commit of the calling thread may run its batch itself when nobody else is. */
