@@ -63,8 +63,8 @@ import java.util.concurrent.TimeUnit;
  * {@link #callerWaits}) takes it and runs the batch on its own thread — whatever is queued,
  * then its own request — so an uncontended commit costs a resolver check and an apply, with no
  * thread woken and none to wake it (RocksDB's write thread and flat combining work the same
- * way). A committer that finds the lock taken (in memory: still taken after
- * {@link #LEAD_SPIN_NANOS} of waiting) queues its request and the sequencer thread
+ * way). A committer that finds the lock taken (in memory, when it blocks on the commit:
+ * still taken after {@link #LEAD_SPIN_NANOS} of waiting) queues its request and the sequencer thread
  * runs it in a later batch, with everything else queued meanwhile: under contention,
  * batches form as before. A committer with a log that does not wait — many commits in flight
  * from one thread — always queues, so its commits still share fsyncs.
@@ -228,15 +228,16 @@ public final class CommitPipeline implements AutoCloseable {
     }
 
     /**
-     * Takes the leadership lock if it is free or, in memory, becomes free within
-     * {@link #LEAD_SPIN_NANOS}: a batch there lasts microseconds, and waiting that long on
-     * this thread costs less than parking on the commit and being woken for it.
+     * Takes the leadership lock if it is free or — in memory, for a caller that blocks on its
+     * commit — becomes free within {@link #LEAD_SPIN_NANOS}: a batch there lasts microseconds,
+     * and waiting that long costs less than parking on the commit and being woken for it. A
+     * caller with commits in flight queues at once and goes on sending.
      */
     private boolean tryLead() {
         if (leadership.tryLock()) {
             return true;
         }
-        if (log != null) {
+        if (log != null || !CALLER_WAITS.get()) {
             return false;
         }
         long deadline = System.nanoTime() + LEAD_SPIN_NANOS;
