@@ -17,6 +17,8 @@ final class RankedSetLayout {
     /** FoundationDB's {@code KEY_SIZE_LIMIT} for keys outside the system key space. */
     static final int KEY_SIZE_LIMIT = 10_000;
     static final byte[] EMPTY = new byte[0];
+    /** The most levels a ranked set can have: 1 + 64 / fanoutBits with fanoutBits ≥ 1. */
+    static final int MAX_LEVELS = 65;
 
     final Subspace subspace;
     final int levels;
@@ -24,14 +26,32 @@ final class RankedSetLayout {
     private final byte[][] prefixes;
     private final byte[][] ends;
 
+    /**
+     * Each level's tuple-encoded number and the key just past it: the level prefixes are the
+     * subspace's key followed by these, and a layout is built for every command that opens a
+     * set, so the tuple encoding is done once here rather than per level per command. The last
+     * byte of an encoded small number is never 0xff, so the prefix's strinc is the subspace key
+     * followed by the suffix's.
+     */
+    private static final byte[][] LEVEL_SUFFIXES = new byte[MAX_LEVELS][];
+    private static final byte[][] LEVEL_SUFFIX_ENDS = new byte[MAX_LEVELS][];
+
+    static {
+        for (int k = 0; k < MAX_LEVELS; k++) {
+            LEVEL_SUFFIXES[k] = Tuple.from(k).pack();
+            LEVEL_SUFFIX_ENDS[k] = ByteArrayUtil.strinc(LEVEL_SUFFIXES[k]);
+        }
+    }
+
     RankedSetLayout(Subspace subspace, int levels) {
         this.subspace = Objects.requireNonNull(subspace);
         this.levels = levels;
         this.prefixes = new byte[levels][];
         this.ends = new byte[levels][];
+        byte[] raw = subspace.getKey();
         for (int k = 0; k < levels; k++) {
-            prefixes[k] = subspace.pack(Tuple.from(k));
-            ends[k] = ByteArrayUtil.strinc(prefixes[k]);
+            prefixes[k] = ByteArrayUtil.join(raw, LEVEL_SUFFIXES[k]);
+            ends[k] = ByteArrayUtil.join(raw, LEVEL_SUFFIX_ENDS[k]);
         }
         // The longest level prefix, plus one byte so that "element ++ 0x00" (an exclusive range
         // end, a read conflict range end) is still a legal key for the longest element.

@@ -98,10 +98,17 @@ public final class RoaringSet {
     /** The set stored under {@code subspace}; the set is empty until something is added. */
     public RoaringSet(Subspace subspace) {
         this.subspace = Objects.requireNonNull(subspace);
-        this.counterKey = subspace.pack(Tuple.from(0));
-        this.containerPrefix = subspace.pack(Tuple.from(1));
-        this.containerRange = new Range(containerPrefix, ByteArrayUtil.strinc(containerPrefix));
+        // subspace.pack(Tuple.from(0)) and (1), without encoding the tuples for every set opened.
+        byte[] raw = subspace.getKey();
+        this.counterKey = ByteArrayUtil.join(raw, COUNTER_SUFFIX);
+        this.containerPrefix = ByteArrayUtil.join(raw, CONTAINERS_SUFFIX);
+        this.containerRange = new Range(containerPrefix, ByteArrayUtil.join(raw, CONTAINERS_SUFFIX_END));
     }
+
+    private static final byte[] COUNTER_SUFFIX = Tuple.from(0).pack();
+    private static final byte[] CONTAINERS_SUFFIX = Tuple.from(1).pack();
+    /** strinc of {@link #CONTAINERS_SUFFIX}, whose last byte is not 0xff: so strinc of any prefix ending in it. */
+    private static final byte[] CONTAINERS_SUFFIX_END = ByteArrayUtil.strinc(CONTAINERS_SUFFIX);
 
     /** The subspace holding this set. */
     public Subspace subspace() {
