@@ -142,14 +142,8 @@ class DurabilityTest {
         }
         Path segment = newestNonEmptySegment();
         long size = Files.size(segment);
-        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.APPEND)) {
-            ch.write(ByteBuffer.allocate(12).putInt(100).putInt(0).putInt(7).flip()); // claims 100 bytes, has 4
-        }
-        try (Database db = Strata.open(dir)) {
-            assertThat(get(db, "a")).isEqualTo("1");
-            assertThat(get(db, "b")).isEqualTo("2");
-        }
-        assertThat(Files.size(segment)).isEqualTo(size);
+        append(segment, ByteBuffer.allocate(12).putInt(100).putInt(0).putInt(7).flip()); // claims 100 bytes, has 4
+        assertReopensWithAAndBAndCutsBackTo(segment, size);
     }
 
     @Test
@@ -196,6 +190,15 @@ class DurabilityTest {
             put(db, "b", "2");
         }
         return older;
+    }
+
+    /** Reopening keeps a=1 and b=2 and cuts {@code segment} back to {@code size} bytes. */
+    private void assertReopensWithAAndBAndCutsBackTo(Path segment, long size) throws IOException {
+        try (Database db = Strata.open(dir)) {
+            assertThat(get(db, "a")).isEqualTo("1");
+            assertThat(get(db, "b")).isEqualTo("2");
+        }
+        assertThat(Files.size(segment)).isEqualTo(size);
     }
 
     private static void append(Path file, ByteBuffer bytes) throws IOException {
@@ -281,11 +284,7 @@ class DurabilityTest {
         Path older = olderSegmentAfterTwoOpens();
         long size = Files.size(older);
         append(older, ByteBuffer.allocate(WriteAheadLog.PREALLOCATE_BYTES));
-        try (Database db = Strata.open(dir)) {
-            assertThat(get(db, "a")).isEqualTo("1");
-            assertThat(get(db, "b")).isEqualTo("2");
-        }
-        assertThat(Files.size(older)).isEqualTo(size);
+        assertReopensWithAAndBAndCutsBackTo(older, size);
     }
 
     @Test
