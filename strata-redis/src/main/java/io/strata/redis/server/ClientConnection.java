@@ -220,6 +220,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
     private static boolean isHttp(byte[][] request) {
+        if (request[0].length != 4 && request[0].length != 5) {
+            return false; // checked for every request: no string for the common case
+        }
         String name = new String(request[0], StandardCharsets.ISO_8859_1);
         return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
     }
