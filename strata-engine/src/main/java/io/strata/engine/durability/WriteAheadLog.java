@@ -4,6 +4,7 @@ import io.strata.engine.commit.Mutation;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -32,7 +33,8 @@ import java.util.List;
  * and read as unwritten space by recovery after a crash ({@link LogReplay}).
  */
 public final class WriteAheadLog implements AutoCloseable {
-    private final FileChannel channel;
+    /** Reopened if a thread's interrupt closed it ({@link #append}). */
+    private FileChannel channel;
     private final Path path;
     private final Durability durability;
     /** Zeros written ahead of the records at a time, under {@link Durability#FSYNC}. */
@@ -102,16 +104,48 @@ public final class WriteAheadLog implements AutoCloseable {
         ByteBuffer payload = buffer.duplicate().position(LogFormat.RECORD_HEADER_BYTES);
         buffer.putInt(0, size).putInt(4, LogFormat.crc(payload));
         int bytes = buffer.remaining();
+        // The committer that writes may be any thread (CommitPipeline lets a blocking committer
+        // run its own batch), and an interrupt — set before or arriving during the I/O — makes
+        // FileChannel close itself, which would end every later commit with io_error. So the
+        // flag is held back during the write, and a channel an interrupt closed anyway is
+        // reopened and the record written again at the same place (the same bytes).
+        boolean interrupted = Thread.interrupted();
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    writeRecord(buffer.duplicate());
+                    break;
+                } catch (ClosedByInterruptException e) {
+                    interrupted |= Thread.interrupted();
+                    if (attempt == MAX_INTERRUPTED_ATTEMPTS) {
+                        throw e;
+                    }
+                    channel = FileChannel.open(path, StandardOpenOption.WRITE);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        position += bytes;
+        allocated = Math.max(allocated, position);
+        return bytes;
+    }
+
+    /** Attempts at a record whose channel interrupts keep closing before the append gives up. */
+    private static final int MAX_INTERRUPTED_ATTEMPTS = 3;
+
+    /** Writes the record at {@link #position} (preallocating first when needed) and syncs per the mode. */
+    private void writeRecord(ByteBuffer record) throws IOException {
+        int bytes = record.remaining();
         if (durability == Durability.FSYNC && position + bytes > allocated && bytes <= PREALLOCATE_BYTES / 2) {
             preallocate();
         }
-        FileIo.writeFully(channel, buffer, position);
-        position += bytes;
-        allocated = Math.max(allocated, position);
+        FileIo.writeFully(channel, record, position);
         if (durability == Durability.FSYNC) {
             channel.force(false);
         }
-        return bytes;
     }
 
     /**
@@ -131,12 +165,16 @@ public final class WriteAheadLog implements AutoCloseable {
     /** Cuts the zeros past the records, flushes (whatever the durability mode) and closes the segment. */
     @Override
     public void close() throws IOException {
+        boolean interrupted = Thread.interrupted(); // as in append: an interrupt would close the channel first
         try {
             if (allocated > position) {
                 channel.truncate(position);
             }
             channel.force(true);
         } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             channel.close();
         }
     }

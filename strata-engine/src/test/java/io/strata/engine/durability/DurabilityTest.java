@@ -228,6 +228,29 @@ class DurabilityTest {
         assertThat(bytes[bytes.length - 1]).isNotZero(); // the last byte of "1"
     }
 
+    @Test
+    void anInterruptedThreadCommitsDurablyKeepsItsInterruptAndLeavesTheLogUsable() throws Exception {
+        try (Database db = Strata.open(dir)) {
+            Thread committer = new Thread(() -> {
+                Thread.currentThread().interrupt();
+                put(db, "a", "1"); // a blocking commit on an idle database: this thread writes the log
+                if (!Thread.currentThread().isInterrupted()) {
+                    throw new AssertionError("the interrupt was swallowed");
+                }
+            });
+            List<Throwable> failures = new ArrayList<>();
+            committer.setUncaughtExceptionHandler((t, e) -> failures.add(e));
+            committer.start();
+            committer.join(10_000);
+            assertThat(failures).isEmpty();
+            put(db, "b", "2");
+        }
+        try (Database db = Strata.open(dir)) {
+            assertThat(get(db, "a")).isEqualTo("1");
+            assertThat(get(db, "b")).isEqualTo("2");
+        }
+    }
+
     /** The state a crash leaves: the files as they are while the database is open, copied. */
     private Path crashCopy(Path into) throws IOException {
         Files.createDirectories(into);
