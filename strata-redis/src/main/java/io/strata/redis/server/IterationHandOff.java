@@ -6,6 +6,7 @@ import io.netty.util.internal.ThreadExecutorMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Starts lanes for the requests read in one event-loop iteration together, at its end.
@@ -44,7 +45,12 @@ final class IterationHandOff implements Executor {
         }
         List<Runnable> tasks = held.get();
         if (tasks.isEmpty()) {
-            loop.execute(() -> handOff(tasks));
+            try {
+                loop.execute(() -> handOff(tasks));
+            } catch (RejectedExecutionException e) {
+                target.execute(task); // the loop is shutting down: nothing to wait for
+                return;
+            }
         }
         tasks.add(task);
     }
