@@ -13,17 +13,7 @@ import java.util.List;
  * XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM, XSETID, XREAD (without BLOCK) and the generic
  * key commands on streams, over TCP, with Redis 7.0's replies and errors.
  */
-class StreamCommandsTest extends SharedServerTestSupport {
-
-    private static Object call(String... args) {
-        return Raw.call(jedis, args);
-    }
-
-    private static void addNumbered(String key, int from, int to) {
-        for (int i = from; i <= to; i++) {
-            call("XADD", key, i + "-0", "n", Integer.toString(i));
-        }
-    }
+class StreamCommandsTest extends StreamTestSupport {
 
     @Test
     void xaddGeneratesIdsAfterTheTopItem() {

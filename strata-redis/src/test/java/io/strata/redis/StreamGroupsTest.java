@@ -12,17 +12,7 @@ import java.util.List;
  * with Redis 7.0's replies (entries-read and lag included) and errors. Idle times come from
  * the server's movable clock.
  */
-class StreamGroupsTest extends SharedServerTestSupport {
-
-    private static Object call(String... args) {
-        return Raw.call(jedis, args);
-    }
-
-    private static void addNumbered(String key, int from, int to) {
-        for (int i = from; i <= to; i++) {
-            call("XADD", key, i + "-0", "n", Integer.toString(i));
-        }
-    }
+class StreamGroupsTest extends StreamTestSupport {
 
     @Test
     void xgroupCreatesAndManagesGroupsWithRedisErrors() {
