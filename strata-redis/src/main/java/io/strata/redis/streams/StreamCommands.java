@@ -164,14 +164,17 @@ public final class StreamCommands {
             for (int j = 2; j < inv.argc(); j++) {
                 ids.add(StreamId.parseStrict(inv.arg(j)));
             }
-            return s.delete(ids).thenApply(n -> {
-                if (n > 0) {
-                    s.save();
-                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STREAM, "xdel", inv.arg(1));
-                }
-                return Reply.integer(n);
-            });
+            return s.delete(ids).thenApply(n -> removed(inv, tr, s, n, "xdel"));
         });
+    }
+
+    /** After XDEL or XTRIM took {@code n} entries: the stream saved and {@code event} published if any went. */
+    private static Reply removed(Invocation inv, Transaction tr, StreamValue s, long n, String event) {
+        if (n > 0) {
+            s.save();
+            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STREAM, event, inv.arg(1));
+        }
+        return Reply.integer(n);
     }
 
     /** XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count]: how many entries went. */
@@ -182,13 +185,7 @@ public final class StreamCommands {
             if (s == null) {
                 return CompletableFuture.completedFuture(Reply.ZERO);
             }
-            return args.apply(s).thenApply(n -> {
-                if (n > 0) {
-                    s.save();
-                    inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STREAM, "xtrim", inv.arg(1));
-                }
-                return Reply.integer(n);
-            });
+            return args.apply(s).thenApply(n -> removed(inv, tr, s, n, "xtrim"));
         });
     }
 
