@@ -77,6 +77,9 @@ final class CollectionTypes {
 
     /** OBJECT ENCODING of a collection. */
     static CompletableFuture<String> encoding(ReadTransaction tr, KeyStore keys, int db, KeyMeta meta) {
+        if (meta.type() == RedisType.HASH) {
+            return HashObject.of(keys, db, meta).isSmall(tr).thenApply(small -> small ? "listpack" : "hashtable");
+        }
         Access access = ACCESS.get(meta.type());
         return access == null ? CompletableFuture.completedFuture(largeEncoding(meta.type()))
                 : access.encoding(tr, keys, db, meta);

@@ -127,7 +127,7 @@ final class DumpRestoreCommands {
                 }
                 CompletableFuture<Void> written = staged
                         ? StringValues.writeArgument(inv, tr, db, key, old, inv.arg(3), expireAt)
-                        : RestoredValues.write(tr, keys, db, key, old, value, expireAt);
+                        : RestoredValues.write(tr, keys, db, key, old, value, expireAt, HashKeys.smallLimits(inv));
                 return written.thenApply(ignored -> {
                     inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "restore", key);
                     return Reply.OK;

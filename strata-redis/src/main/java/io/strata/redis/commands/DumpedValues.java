@@ -47,7 +47,7 @@ final class DumpedValues {
 
     private static CompletableFuture<RdbValue> hash(ReadTransaction tr, KeyStore keys, int db, KeyMeta meta) {
         HashObject hash = HashObject.of(keys, db, meta);
-        return hash.all(tr).thenApply(kvs -> {
+        return hash.allInOrder(tr).thenApply(kvs -> {
             List<byte[]> fields = new ArrayList<>(kvs.size());
             List<byte[]> values = new ArrayList<>(kvs.size());
             for (KeyValue kv : kvs) {

@@ -67,25 +67,33 @@ final class HashCommands {
         }
         boolean hmset = inv.spec().name().equals("hmset");
         return HashKeys.forWrite(inv, tr).thenCompose(meta -> {
-            CompletableFuture<Long> added = meta == null
-                    ? CompletableFuture.completedFuture((long) values.size())
-                    : countAbsent(tr, HashKeys.open(inv, meta), values.keySet());
-            return added.thenCompose(n -> HashKeys.write(inv, tr, meta, values, n)
+            CompletableFuture<List<byte[]>> added = meta == null
+                    ? CompletableFuture.completedFuture(values.keySet().stream().map(ByteBuffer::array).toList())
+                    : absent(tr, HashKeys.open(inv, meta), values.keySet());
+            return added.thenCompose(fields -> HashKeys.write(inv, tr, meta, values, fields)
                     .thenApply(ignored -> {
                         inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
-                        return hmset ? Reply.OK : Reply.integer(n);
+                        return hmset ? Reply.OK : Reply.integer(fields.size());
                     }));
         });
     }
 
-    /** How many of {@code fields} the hash lacks. */
-    private static CompletableFuture<Long> countAbsent(Transaction tr, HashObject h, Set<ByteBuffer> fields) {
+    /** Those of {@code fields} the hash lacks, in the order given. */
+    private static CompletableFuture<List<byte[]>> absent(Transaction tr, HashObject h, Set<ByteBuffer> fields) {
         List<CompletableFuture<Boolean>> reads = new ArrayList<>(fields.size());
         for (ByteBuffer f : fields) {
             reads.add(h.existsForOverwrite(tr, f.array()));
         }
-        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0]))
-                .thenApply(ignored -> reads.stream().filter(r -> !r.join()).count());
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            List<byte[]> missing = new ArrayList<>();
+            int i = 0;
+            for (ByteBuffer f : fields) {
+                if (!reads.get(i++).join()) {
+                    missing.add(f.array());
+                }
+            }
+            return missing;
+        });
     }
 
     private static CompletableFuture<Reply> hsetnx(Invocation inv, Transaction tr) {
@@ -153,19 +161,19 @@ final class HashCommands {
             CompletableFuture<Long> size = h.size(tr);
             return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenCombine(size, (ignored, n) -> {
                 if (present.isEmpty()) {
-                    return Reply.ZERO;
+                    return CompletableFuture.completedFuture(Reply.ZERO);
                 }
                 inv.keyspaceEvent(tr, HASH, "hdel", inv.arg(1));
                 if (n == present.size()) {
                     inv.server().keys().delete(tr, inv.db(), inv.arg(1), meta);
                     inv.keyspaceEvent(tr, GENERIC, "del", inv.arg(1));
-                } else {
-                    present.forEach(f -> h.remove(tr, f));
-                    h.addToSize(tr, -present.size());
-                    inv.server().keys().touch(tr, inv.db(), inv.arg(1));
+                    return CompletableFuture.completedFuture(Reply.integer(present.size()));
                 }
-                return Reply.integer(present.size());
-            });
+                present.forEach(f -> h.remove(tr, f));
+                h.addToSize(tr, -present.size());
+                inv.server().keys().touch(tr, inv.db(), inv.arg(1));
+                return h.shrinkOrder(tr, present).thenApply(done -> Reply.integer(present.size()));
+            }).thenCompose(r -> r);
         });
     }
 
@@ -194,7 +202,7 @@ final class HashCommands {
             if (h == null) {
                 return CompletableFuture.completedFuture(map ? Reply.map(List.of()) : Reply.EMPTY_ARRAY);
             }
-            return h.all(tr).thenApply(kvs -> {
+            return h.allInOrder(tr).thenApply(kvs -> {
                 List<Reply> out = new ArrayList<>(map ? kvs.size() * 2 : kvs.size());
                 for (KeyValue kv : kvs) {
                     if (fields) {

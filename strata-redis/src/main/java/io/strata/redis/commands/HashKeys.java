@@ -9,6 +9,7 @@ import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,24 +42,43 @@ final class HashKeys {
     }
 
     /**
-     * Writes {@code values} (field to value) into the hash whose metadata is {@code meta},
-     * creating the hash when {@code meta} is null; {@code added} of the fields are new.
-     * Call it after every check: it writes.
+     * Writes {@code values} (field to value, in argument order) into the hash whose metadata
+     * is {@code meta}, creating the hash when {@code meta} is null; {@code added} are the
+     * fields that are new, in the order they were first named. Keeps a small hash's insertion
+     * order ({@link HashObject}). Call it after every check: it writes.
      */
-    static CompletableFuture<Void> write(Invocation inv, Transaction tr, KeyMeta meta, Map<ByteBuffer, byte[]> values, long added) {
+    static CompletableFuture<Void> write(Invocation inv, Transaction tr, KeyMeta meta, Map<ByteBuffer, byte[]> values,
+                                         List<byte[]> added) {
         CompletableFuture<HashObject> target = meta != null
                 ? CompletableFuture.completedFuture(open(inv, meta))
                 : create(inv, tr);
-        return target.thenAccept(h -> {
+        HashObject.SmallLimits limits = smallLimits(inv);
+        boolean withinValueLimit = true;
+        for (Map.Entry<ByteBuffer, byte[]> e : values.entrySet()) {
+            withinValueLimit &= limits.fits(e.getKey().remaining()) && limits.fits(e.getValue().length);
+        }
+        boolean fits = withinValueLimit;
+        return target.thenCompose(h -> {
             values.forEach((field, value) -> h.put(tr, field.array(), value));
-            h.addToSize(tr, added);
+            h.addToSize(tr, added.size());
             inv.server().keys().touch(tr, inv.db(), inv.arg(1));
+            if (meta == null) {
+                h.startOrder(tr, added, fits, limits);
+                return CompletableFuture.completedFuture(null);
+            }
+            return h.extendOrder(tr, added, fits, limits);
         });
     }
 
-    /** Writes one field; see {@link #write(Invocation, Transaction, KeyMeta, Map, long)}. */
+    /** Writes one field; see {@link #write(Invocation, Transaction, KeyMeta, Map, List)}. */
     static CompletableFuture<Void> write(Invocation inv, Transaction tr, KeyMeta meta, byte[] field, byte[] value, boolean added) {
-        return write(inv, tr, meta, Map.of(ByteBuffer.wrap(field), value), added ? 1 : 0);
+        return write(inv, tr, meta, Map.of(ByteBuffer.wrap(field), value), added ? List.of(field) : List.of());
+    }
+
+    /** {@code hash-max-listpack-entries} and {@code hash-max-listpack-value} as CONFIG has them now. */
+    static HashObject.SmallLimits smallLimits(Invocation inv) {
+        return new HashObject.SmallLimits(inv.server().settings().getLong("hash-max-listpack-entries"),
+                inv.server().settings().getLong("hash-max-listpack-value"));
     }
 
     /** A new empty hash under argument 1 (the key must be absent). */

@@ -16,9 +16,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * HSCAN key cursor [MATCH pattern] [COUNT count].
  *
- * <p>A hash of at most {@link #WHOLE_MAX} fields is answered whole with cursor 0, whatever the
- * cursor and COUNT, as Redis answers a listpack-encoded hash (128 entries is Redis's default
- * {@code hash-max-listpack-entries}). A larger one is walked in field order, COUNT fields per
+ * <p>A small hash (listpack-encoded in Redis's words: see {@link HashObject}) is answered whole
+ * with cursor 0, whatever the cursor and COUNT, in insertion order, as Redis answers it; so is
+ * any hash of at most {@link #WHOLE_MAX} fields, in field order. A larger one is walked in field order, COUNT fields per
  * call; the cursor names a record of {@link ScanCursors} holding the last field returned, so
  * the next call resumes after that field in whatever object the key then holds. Every field
  * present from the first call to the last is returned (once, unless the hash shrinks to
@@ -43,9 +43,9 @@ final class HashScan {
             }
             ScanArgs args = ScanArgs.parse(inv, 2, false);
             ScanCursors cursors = new ScanCursors(inv.server().keys().keyspace());
-            return h.size(tr).thenCompose(size -> {
-                if (size <= WHOLE_MAX) {
-                    return h.all(tr).thenApply(all -> reply(0, matching(h, all, args)));
+            return h.size(tr).thenCombine(h.isSmall(tr), (size, small) -> small || size <= WHOLE_MAX).thenCompose(whole -> {
+                if (whole) {
+                    return h.allInOrder(tr).thenApply(all -> reply(0, matching(h, all, args)));
                 }
                 return cursors.load(tr, cursor).thenCompose(after -> page(inv, tr, h, args, cursors, after));
             });

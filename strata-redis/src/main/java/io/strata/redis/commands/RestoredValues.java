@@ -104,8 +104,13 @@ final class RestoredValues {
         return 40 + keyBytes + valueBytes + 32 + 2L * keyBytes + 1;
     }
 
-    /** Writes {@code value} at {@code key} (replacing {@code old}, or null) with expiry {@code expireAt} (0: none). */
-    static CompletableFuture<Void> write(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old, RdbValue value, long expireAt) {
+    /**
+     * Writes {@code value} at {@code key} (replacing {@code old}, or null) with expiry
+     * {@code expireAt} (0: none); a hash within {@code hashLimits} stays small, in the
+     * payload's order, as Redis loads it.
+     */
+    static CompletableFuture<Void> write(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old, RdbValue value, long expireAt,
+                                         HashObject.SmallLimits hashLimits) {
         if (value instanceof RdbValue.StringValue s) {
             return StringValues.write(tr, keys, db, key, old, s.value(), expireAt);
         }
@@ -121,7 +126,7 @@ final class RestoredValues {
                 return writeList(tr, keys, db, key, old, id, l, expireAt);
             }
             if (value instanceof RdbValue.HashValue h) {
-                return writeHash(tr, keys, db, key, old, id, h, expireAt);
+                return writeHash(tr, keys, db, key, old, id, h, expireAt, hashLimits);
             }
             return writeZSet(tr, keys, db, key, old, id, (RdbValue.ZSetValue) value, expireAt);
         });
@@ -140,13 +145,16 @@ final class RestoredValues {
     }
 
     private static CompletableFuture<Void> writeHash(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta old, byte[] id,
-                                                     RdbValue.HashValue h, long expireAt) {
+                                                     RdbValue.HashValue h, long expireAt, HashObject.SmallLimits limits) {
         KeyMeta meta = new KeyMeta(RedisType.HASH, KeyMeta.OBJECT, expireAt, ObjectRef.payload(id, new byte[0]));
         HashObject hash = HashObject.of(keys, db, meta);
+        boolean withinValueLimit = true;
         for (int i = 0; i < h.fields().size(); i++) {
             hash.put(tr, h.fields().get(i), h.values().get(i));
+            withinValueLimit &= limits.fits(h.fields().get(i).length) && limits.fits(h.values().get(i).length);
         }
         hash.addToSize(tr, h.fields().size());
+        hash.startOrder(tr, h.fields(), withinValueLimit, limits);
         keys.put(tr, db, key, old, meta);
         return CompletableFuture.completedFuture(null);
     }
