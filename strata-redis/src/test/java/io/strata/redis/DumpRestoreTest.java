@@ -242,14 +242,17 @@ class DumpRestoreTest extends SharedServerTestSupport {
     }
 
     @Test
-    void aValueTooLargeForOneTransactionIsRefusedBeforeAnyWrite() {
-        List<byte[]> elements = new java.util.ArrayList<>();
-        for (int i = 0; i < 100_000; i++) {
-            elements.add(("element-" + i).getBytes(StandardCharsets.US_ASCII));
+    void aSortedSetTooLargeForOneTransactionIsRefusedBeforeAnyWrite() {
+        // Lists, sets and hashes that large are staged (RestoreLargeCollectionsTest); a sorted set is not.
+        List<byte[]> members = new java.util.ArrayList<>();
+        List<Double> scores = new java.util.ArrayList<>();
+        for (int i = 0; i < 60_000; i++) {
+            members.add(("member-" + i).getBytes(StandardCharsets.US_ASCII));
+            scores.add((double) i);
         }
-        byte[] payload = io.strata.redis.rdb.RdbEncoder.encode(new io.strata.redis.rdb.RdbValue.ListValue(elements));
+        byte[] payload = io.strata.redis.rdb.RdbEncoder.encode(new io.strata.redis.rdb.RdbValue.ZSetValue(members, scores));
         jedis.set("k", "old");
-        assertThat((String) restore("k", 0, payload, "REPLACE")).startsWith("ERR values that take more than 9000000 bytes to store");
+        assertThat((String) restore("k", 0, payload, "REPLACE")).startsWith("ERR sorted sets that take more than 9000000 bytes to store");
         assertThat(jedis.get("k")).isEqualTo("old");
     }
 

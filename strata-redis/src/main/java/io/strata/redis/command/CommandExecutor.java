@@ -56,7 +56,7 @@ public final class CommandExecutor {
     public CommandExecutor(ServerContext server) {
         this.server = server;
         this.lanes = new CommandLanes(server, this);
-        this.staging = new ValueStaging(server::largeValues, server::commands);
+        this.staging = new ValueStaging(server::largeValues, server::commands, () -> server);
     }
 
     /**

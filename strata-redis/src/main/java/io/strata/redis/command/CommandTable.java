@@ -44,6 +44,32 @@ public final class CommandTable {
         return stagedArguments.get(command);
     }
 
+    /**
+     * Stages what an argument stands for when it is a value (not a string) too large to be
+     * written in its command's transaction: RESTORE's payload of a big collection.
+     */
+    @FunctionalInterface
+    public interface ObjectStager {
+        /**
+         * Writes the value {@code argument} stands for into a fresh object of database
+         * {@code db} and registers it with {@link io.strata.redis.keyspace.LargeValues} under
+         * the argument; null when the argument needs no staging (small, or not such a value).
+         */
+        java.util.concurrent.CompletableFuture<?> stageIfLarge(ServerContext server, byte[] argument, int db);
+    }
+
+    private final Map<String, Map.Entry<Integer, ObjectStager>> objectStagers = new TreeMap<>();
+
+    /** Declares that {@code command}'s argument {@code position} may stand for a value {@code stager} stages. */
+    public void stagesObjectOf(String command, int position, ObjectStager stager) {
+        objectStagers.put(command.toLowerCase(Locale.ROOT), Map.entry(position, stager));
+    }
+
+    /** The argument position and stager {@code command} declared with {@link #stagesObjectOf}, or null. */
+    public Map.Entry<Integer, ObjectStager> objectStager(String command) {
+        return objectStagers.get(command);
+    }
+
     /** Adds a command; its name must be new. */
     public void register(CommandSpec spec) {
         if (byName.putIfAbsent(spec.name(), spec) != null) {

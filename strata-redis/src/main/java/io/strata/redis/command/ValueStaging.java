@@ -36,10 +36,12 @@ final class ValueStaging {
     /** The server's, which exist once it has opened its keyspace (after this is built). */
     private final Supplier<LargeValues> values;
     private final Supplier<CommandTable> commands;
+    private final Supplier<ServerContext> server;
 
-    ValueStaging(Supplier<LargeValues> values, Supplier<CommandTable> commands) {
+    ValueStaging(Supplier<LargeValues> values, Supplier<CommandTable> commands, Supplier<ServerContext> server) {
         this.values = values;
         this.commands = commands;
+        this.server = server;
     }
 
     /**
@@ -49,12 +51,13 @@ final class ValueStaging {
      */
     <T> CompletableFuture<T> around(List<byte[][]> requests, int db, Supplier<CompletableFuture<T>> work) {
         List<byte[][]> large = largeValues(requests);
-        if (large.isEmpty()) {
-            return work.get();
-        }
         List<CompletableFuture<?>> staging = new ArrayList<>();
         for (byte[][] argumentAndValue : large) {
             staging.add(values.get().stage(db, argumentAndValue[0], argumentAndValue[1]));
+        }
+        stageObjects(requests, db, large, staging);
+        if (staging.isEmpty()) {
+            return work.get();
         }
         return CompletableFuture.allOf(staging.toArray(new CompletableFuture[0]))
                 .thenCompose(ignored -> work.get())
@@ -70,6 +73,27 @@ final class ValueStaging {
                                     : CompletableFuture.<T>failedFuture(failure));
                 })
                 .thenCompose(f -> f);
+    }
+
+    /**
+     * Starts staging the values (not strings) that arguments of {@code requests} stand for and
+     * that are too large for one transaction ({@link CommandTable#stagesObjectOf}); adds each
+     * staging to {@code staging} and its argument to {@code large}, so that it is released after.
+     */
+    private void stageObjects(List<byte[][]> requests, int db, List<byte[][]> large, List<CompletableFuture<?>> staging) {
+        for (byte[][] args : requests) {
+            String name = new String(args[0], StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+            Map.Entry<Integer, CommandTable.ObjectStager> stager = commands.get().objectStager(name);
+            if (stager == null || stager.getKey() >= args.length) {
+                continue;
+            }
+            byte[] argument = args[stager.getKey()];
+            CompletableFuture<?> staged = stager.getValue().stageIfLarge(server.get(), argument, db);
+            if (staged != null) {
+                staging.add(staged);
+                large.add(new byte[][] {argument, null});
+            }
+        }
     }
 
     /** Pairs of (argument, the large value it stands for) to stage. */

@@ -7,6 +7,7 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 import io.strata.redis.rdb.DumpPayload;
@@ -48,6 +49,8 @@ final class DumpRestoreCommands {
         t.add("restore", -4, "write denyoom", 1, 1, 1, "keyspace dangerous", DATA, DumpRestoreCommands::restore);
         // A payload holding a string too large for one transaction is staged before RESTORE runs.
         t.stagesValueOf("restore", 3, payload -> decode(payload) instanceof RdbValue.StringValue s ? s.value() : null);
+        // So is a list, set or hash too large for it (StagedCollections).
+        t.stagesObjectOf("restore", 3, StagedCollections::stageIfLarge);
     }
 
     private static KeyStore keys(Invocation inv) {
@@ -110,9 +113,9 @@ final class DumpRestoreCommands {
                 throw new RedisException("ERR Invalid TTL value, must be >= 0");
             }
             RdbValue value = decode(inv.arg(3));
-            // A string too large for this transaction was staged from the payload before the command ran.
-            boolean staged = inv.server().largeValues().stagedFor(inv.arg(3)) != null;
-            if (!staged) {
+            // A value too large for this transaction was staged from the payload before the command ran.
+            LargeValues.Staged staged = inv.server().largeValues().stagedFor(inv.arg(3));
+            if (staged == null) {
                 RestoredValues.check(keys, db, value);
             }
             // As Redis: a relative TTL is added to the clock, wrapping as C's long long would.
@@ -125,9 +128,14 @@ final class DumpRestoreCommands {
                     }
                     return Invocation.done(Reply.OK);
                 }
-                CompletableFuture<Void> written = staged
-                        ? StringValues.writeArgument(inv, tr, db, key, old, inv.arg(3), expireAt)
-                        : RestoredValues.write(tr, keys, db, key, old, value, expireAt, HashKeys.smallLimits(inv));
+                CompletableFuture<Void> written;
+                if (staged == null) {
+                    written = RestoredValues.write(tr, keys, db, key, old, value, expireAt, HashKeys.smallLimits(inv));
+                } else if (value instanceof RdbValue.StringValue) {
+                    written = StringValues.writeArgument(inv, tr, db, key, old, inv.arg(3), expireAt);
+                } else {
+                    written = StagedCollections.claim(tr, keys, inv.server().largeValues(), staged, db, key, old, value, expireAt);
+                }
                 return written.thenApply(ignored -> {
                     inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "restore", key);
                     return Reply.OK;
@@ -136,7 +144,8 @@ final class DumpRestoreCommands {
         });
     }
 
-    private static RdbValue decode(byte[] payload) {
+    /** The value a DUMP payload holds; Redis's errors for a damaged or unsupported one. */
+    static RdbValue decode(byte[] payload) {
         if (!DumpPayload.verify(payload)) {
             throw new RedisException("ERR DUMP payload version or checksum are wrong");
         }

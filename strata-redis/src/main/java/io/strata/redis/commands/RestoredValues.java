@@ -23,12 +23,12 @@ import java.util.concurrent.CompletableFuture;
  * element this layout cannot hold, a value too large for one transaction), so that a
  * refused RESTORE inside MULTI/EXEC leaves nothing behind.
  *
- * <p>Limits: the whole value is written in the command's one transaction, so it must fit
- * FoundationDB's 10,000,000-byte transaction size; {@link #check} refuses a value whose
- * estimated size as FoundationDB counts it (each written key's mutation and write conflict
- * range, see {@link #written}) exceeds {@link StringValues#MAX_IN_TRANSACTION}. With elements
- * of a few bytes that is about 25,000 sorted-set members, 50,000 set members, 60,000 list
- * elements or hash fields; larger values are refused before anything is written.
+ * <p>Limits: the value is written in the command's one transaction, so it must fit
+ * FoundationDB's 10,000,000-byte transaction size, estimated as FoundationDB counts it (each
+ * written key's mutation and write conflict range, see {@link #written}) against
+ * {@link StringValues#MAX_IN_TRANSACTION}. A list, set or hash beyond that is staged before the
+ * command runs ({@link StagedCollections}); a sorted set beyond it (about 25,000 members of a
+ * few bytes) is refused by {@link #check} before anything is written.
  * Nothing is read to write the elements (a sorted set's ranked set is built in one pass), so
  * the time a RESTORE takes is its writes'.
  *
@@ -47,15 +47,28 @@ final class RestoredValues {
 
     /** Refuses, before any write, a value this server cannot store in one transaction. */
     static void check(KeyStore keys, int db, RdbValue value) {
+        if (bytesToStore(keys, db, value) > StringValues.MAX_IN_TRANSACTION) {
+            String what = value instanceof RdbValue.ZSetValue ? "sorted sets" : "values";
+            throw new RedisException("ERR " + what + " that take more than " + StringValues.MAX_IN_TRANSACTION
+                    + " bytes to store are not supported yet (one FoundationDB transaction carries at most 10 MB)");
+        }
+    }
+
+    /**
+     * What writing {@code value} adds to a transaction's size, as FoundationDB counts it (0 for
+     * a string, which {@link StringValues} stages itself); refuses an element this layout
+     * cannot hold.
+     */
+    static long bytesToStore(KeyStore keys, int db, RdbValue value) {
         // Object keys are at most this long before the type's own suffix (the longest object id).
-        int p = keys.keyspace().object(db, LONGEST_ID).getKey().length;
+        int p = objectKeyBytes(keys, db);
         long bytes = 0;
         if (value instanceof RdbValue.StringValue s) {
             StringValues.checkWritable(s.value().length);
-            return;
+            return 0;
         } else if (value instanceof RdbValue.ListValue l) {
             for (byte[] e : l.elements()) {
-                bytes += written(p + 8, e.length);
+                bytes += listElementBytes(p, e);
             }
         } else if (value instanceof RdbValue.SetValue s) {
             int max = keys.interner().maxStringBytes();
@@ -64,7 +77,7 @@ final class RestoredValues {
                     throw SetValues.tooLong(max);
                 }
                 // The interner's forward key (member -> id) and its share of a reverse block; the roaring container.
-                bytes += written(p + m.length, 8) + m.length + 16 + 8;
+                bytes += setMemberBytes(p, m);
             }
         } else if (value instanceof RdbValue.HashValue h) {
             int maxField = HashObject.maxField(keys);
@@ -77,7 +90,7 @@ final class RestoredValues {
                 if (v.length > HashObject.MAX_VALUE) {
                     throw new RedisException("ERR hash values larger than " + HashObject.MAX_VALUE + " bytes are not supported yet");
                 }
-                bytes += written(p + 1 + f.length, v.length);
+                bytes += hashFieldBytes(p, f, v);
             }
         } else if (value instanceof RdbValue.ZSetValue z) {
             // The member limit under the longest possible object id: never more than ZADD allows.
@@ -89,10 +102,7 @@ final class RestoredValues {
                 bytes += pair + pair / 15;
             }
         }
-        if (bytes > StringValues.MAX_IN_TRANSACTION) {
-            throw new RedisException("ERR values that take more than " + StringValues.MAX_IN_TRANSACTION
-                    + " bytes to store are not supported yet (one FoundationDB transaction carries at most 10 MB)");
-        }
+        return bytes;
     }
 
     /**
@@ -100,8 +110,28 @@ final class RestoredValues {
      * the mutation (40 bytes of overhead, key, value) and its write conflict range (32 bytes
      * of overhead, the key, and the key with a zero byte appended).
      */
-    private static long written(int keyBytes, int valueBytes) {
+    static long written(int keyBytes, int valueBytes) {
         return 40 + keyBytes + valueBytes + 32 + 2L * keyBytes + 1;
+    }
+
+    /** A list element's share of {@link #bytesToStore}, its object's keys {@code p} bytes long before their suffix. */
+    static long listElementBytes(int p, byte[] element) {
+        return written(p + 8, element.length);
+    }
+
+    /** A set member's share: the interner's forward key (member to id) and its share of a reverse block; the roaring container. */
+    static long setMemberBytes(int p, byte[] member) {
+        return written(p + member.length, 8) + member.length + 16 + 8;
+    }
+
+    /** A hash field's share. */
+    static long hashFieldBytes(int p, byte[] field, byte[] value) {
+        return written(p + 1 + field.length, value.length);
+    }
+
+    /** How long an object key of database {@code db} is at most before its type's suffix (the longest object id). */
+    static int objectKeyBytes(KeyStore keys, int db) {
+        return keys.keyspace().object(db, LONGEST_ID).getKey().length;
     }
 
     /**

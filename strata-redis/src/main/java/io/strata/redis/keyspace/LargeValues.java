@@ -131,6 +131,47 @@ public final class LargeValues {
                         .thenCompose(ignored -> CompletableFuture.failedFuture(failure)));
     }
 
+    /**
+     * Stages a value other than a string (RESTORE's big collections): allocates its object id
+     * with {@code newId} in the transaction that writes the record, then lets {@code writer}
+     * fill the object across as many transactions as it needs — each of which should call
+     * {@link #inLease} — and registers it as what {@code argument} stands for until
+     * {@link #release}. Claimed, released and cleaned up like a staged string.
+     *
+     * @param length what {@link Staged#length()} reports: the value's element count
+     */
+    public CompletableFuture<Staged> stageObject(int db, byte[] argument, long length,
+                                                 java.util.function.Function<Transaction, CompletableFuture<byte[]>> newId,
+                                                 java.util.function.Function<Staged, CompletableFuture<Void>> writer) {
+        CompletableFuture<Staged> created = database.runAsync(tr -> newId.apply(tr).thenCompose(id -> {
+            Staged staged = new Staged(id, db, length);
+            return renew(tr, records.pack(id), db).thenApply(ignored -> staged);
+        }));
+        return created.thenCompose(staged -> writer.apply(staged)
+                .thenCompose(ignored -> database.runAsync(tr -> inLease(tr, staged)))
+                .thenApply(ignored -> {
+                    byArgument.put(argument, staged);
+                    return staged;
+                })
+                .exceptionallyCompose(failure -> discard(staged)
+                        .handle((ignored, discardFailure) -> null)
+                        .thenCompose(ignored -> CompletableFuture.<Staged>failedFuture(failure))));
+    }
+
+    /**
+     * In a transaction that writes part of a staged object: renews its lease, failing with
+     * an error if a cleanup found the lease ended and removed the object meanwhile.
+     */
+    public CompletableFuture<Void> inLease(Transaction tr, Staged staged) {
+        byte[] record = records.pack(staged.id());
+        return tr.get(record).thenCompose(current -> {
+            if (current == null) {
+                throw new RedisException("ERR the large value was abandoned while it was being written; try again");
+            }
+            return renew(tr, record, staged.db());
+        });
+    }
+
     /** The staged value of an argument array, or null if it was not staged. */
     public Staged stagedFor(byte[] argument) {
         return byArgument.get(argument);
