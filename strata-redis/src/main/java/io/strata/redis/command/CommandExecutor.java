@@ -104,7 +104,8 @@ public final class CommandExecutor {
     /**
      * Applies Redis's checks, in Redis's order ({@code processCommand}): unknown command or
      * subcommand, arity, protected, authentication, commands refused inside MULTI, ACL
-     * permissions, the RESP2 pub/sub context, MULTI queueing.
+     * permissions, writes without enough replicas ({@link Replicas}), the RESP2 pub/sub
+     * context, MULTI queueing.
      */
     public Prepared prepare(ClientSession session, byte[][] args) {
         CommandSpec spec = server.commands().resolve(args);
@@ -129,6 +130,9 @@ public final class CommandExecutor {
         if (denied != null) {
             server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
             return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
+        }
+        if (Replicas.tooFewForWrites(server.settings()) && writes(session, spec)) {
+            return new Prepared(busy(session, spec, Replicas.NOREPLICAS), null, 0);
         }
         if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
@@ -323,8 +327,28 @@ public final class CommandExecutor {
     }
 
     /**
-     * A script has run past {@code busy-reply-threshold}: Redis refuses what is not flagged
-     * allow-busy with BUSY, and an EXEC discards its transaction saying why.
+     * Whether the request writes, as Redis's {@code processCommand} decides it: a command
+     * flagged {@code write}, or EXEC of a transaction that queued one.
+     */
+    private boolean writes(ClientSession session, CommandSpec spec) {
+        if (spec.isWrite()) {
+            return true;
+        }
+        if (spec.name().equals("exec") && session.inMulti()) {
+            for (byte[][] queued : session.queued()) {
+                CommandSpec q = server.commands().resolve(queued);
+                if (q != null && q.isWrite()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Refuses a request because of the server's state (a script past
+     * {@code busy-reply-threshold}: BUSY; too few replicas for a write: NOREPLICAS), as
+     * Redis's {@code rejectCommand} does: an EXEC discards its transaction saying why.
      */
     private Reply busy(ClientSession session, CommandSpec spec, String message) {
         if (spec.name().equals("exec") && session.inMulti()) {

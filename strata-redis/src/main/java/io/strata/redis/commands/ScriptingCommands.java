@@ -5,6 +5,7 @@ import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.Replicas;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.protocol.RedisException;
@@ -96,6 +97,10 @@ final class ScriptingCommands {
             throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
         }
         boolean readOnly = readOnlyCommand || script.flags().noWrites();
+        if (!readOnly && !script.flags().compatibilityMode() && Replicas.tooFewForWrites(inv.server().settings())) {
+            // A script that declares flags and may write is refused before it runs.
+            throw new RedisException(Replicas.NOREPLICAS);
+        }
         int firstArg = 3 + (int) numkeys;
         List<byte[]> keys = Arrays.asList(inv.args()).subList(3, firstArg);
         List<byte[]> args = Arrays.asList(inv.args()).subList(firstArg, inv.argc());

@@ -1,6 +1,7 @@
 package io.strata.redis.scripting;
 
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.Replicas;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
 import io.strata.redis.command.ServerContext;
@@ -171,7 +172,7 @@ public final class Functions {
         return scripts.run(task, inv, tr, firstKey);
     }
 
-    private static Scripts.Job job(Library library, String name, byte[][] argv, boolean readOnlyCommand) {
+    private Scripts.Job job(Library library, String name, byte[][] argv, boolean readOnlyCommand) {
         FunctionDef function = library.function(name);
         if (function == null) {
             throw new RedisException("ERR Function not found");
@@ -190,6 +191,9 @@ public final class Functions {
         }
         if (readOnlyCommand && !function.noWrites()) {
             throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
+        }
+        if (!readOnlyCommand && !function.noWrites() && Replicas.tooFewForWrites(server.settings())) {
+            throw new RedisException(Replicas.NOREPLICAS);
         }
         List<byte[]> keys = Arrays.asList(argv).subList(3, 3 + (int) numkeys);
         List<byte[]> args = Arrays.asList(argv).subList(3 + (int) numkeys, argv.length);

@@ -8,6 +8,7 @@ import io.strata.redis.command.CommandFlag;
 import io.strata.redis.command.CommandSpec;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Redaction;
+import io.strata.redis.command.Replicas;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -173,6 +174,10 @@ public final class ScriptRun {
         if (spec.isWrite()) {
             if (readOnly) {
                 return Reply.error("ERR Write commands are not allowed from read-only scripts.");
+            }
+            // Reached only by scripts without flags: others were refused before they ran.
+            if (Replicas.tooFewForWrites(server.settings())) {
+                return Reply.error(Replicas.NOREPLICAS);
             }
             if (!markWrite()) {
                 throw new LuaError(LuaReplies.errorTable(KILLED));
