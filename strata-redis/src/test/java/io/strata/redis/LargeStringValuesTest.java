@@ -128,16 +128,27 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     }
 
     @Test
-    void copyAndMoveOfALargeValueAreRefusedBeforeWriting() {
-        jedis.set(KEY, randomBytes(LARGE, 11));
-        long before = storedBytes();
-        String refusal = "ERR values that take more than 9000000 bytes to store cannot be copied or moved "
-                + "(one FoundationDB transaction carries 10 MB)";
-        assertThatThrownBy(() -> jedis.copy(KEY, bytes("copy"), false)).isInstanceOf(JedisDataException.class).hasMessage(refusal);
-        assertThatThrownBy(() -> jedis.move(KEY, 1)).isInstanceOf(JedisDataException.class).hasMessage(refusal);
-        assertThat(jedis.exists(bytes("copy"))).isFalse();
-        assertThat(jedis.strlen(KEY)).isEqualTo(LARGE);
-        assertThat(storedBytes()).isEqualTo(before);
+    void copyAndMoveOfALargeValueAreStagedAndTakenWhole() {
+        byte[] value = randomBytes(LARGE, 11);
+        jedis.set(KEY, value);
+        long one = storedBytes();
+        assertThat(jedis.copy(KEY, bytes("copy"), false)).isTrue();
+        assertThat(jedis.get(bytes("copy"))).isEqualTo(value);
+        assertThat(storedBytes()).as("one more copy of the value").isBetween(2 * one - 1_000, 2 * one + 1_000);
+
+        // Not taken (the destination exists, no REPLACE): the staged copy is cleared again.
+        assertThat(jedis.copy(KEY, bytes("copy"), false)).isFalse();
+        assertThat(storedBytes()).isBetween(2 * one - 1_000, 2 * one + 1_000);
+
+        assertThat(jedis.move(KEY, 1)).isEqualTo(1);
+        assertThat(jedis.exists(KEY)).isFalse();
+        jedis.select(1);
+        try {
+            assertThat(jedis.get(KEY)).isEqualTo(value);
+        } finally {
+            jedis.select(0);
+        }
+        assertThat(storedBytes()).as("moved, not copied").isBetween(2 * one - 1_000, 2 * one + 1_000);
     }
 
     @Test

@@ -46,16 +46,19 @@ public final class CommandTable {
 
     /**
      * Stages what an argument stands for when it is a value (not a string) too large to be
-     * written in its command's transaction: RESTORE's payload of a big collection.
+     * written in its command's transaction: RESTORE's payload of a big collection, COPY's and
+     * MOVE's source key.
      */
     @FunctionalInterface
     public interface ObjectStager {
         /**
-         * Writes the value {@code argument} stands for into a fresh object of database
-         * {@code db} and registers it with {@link io.strata.redis.keyspace.LargeValues} under
-         * the argument; null when the argument needs no staging (small, or not such a value).
+         * Writes the value the declared argument of {@code args} stands for into an object no
+         * key names yet and registers it with {@link io.strata.redis.keyspace.LargeValues} under
+         * that argument, for a request run in database {@code db}; null, or a future that
+         * registers nothing, when it needs no staging (small, or not such a value, or a request
+         * the command itself will refuse).
          */
-        java.util.concurrent.CompletableFuture<?> stageIfLarge(ServerContext server, byte[] argument, int db);
+        java.util.concurrent.CompletableFuture<?> stageIfLarge(ServerContext server, byte[][] args, int db);
     }
 
     private final Map<String, Map.Entry<Integer, ObjectStager>> objectStagers = new TreeMap<>();

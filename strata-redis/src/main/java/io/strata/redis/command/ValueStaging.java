@@ -16,7 +16,9 @@ import java.util.function.Supplier;
  * value arguments of the commands that store an argument whole as a string qualify: SET,
  * SETNX, GETSET (argument 2), SETEX, PSETEX (3), MSET, MSETNX (2, 4, ...) — and arguments a
  * command declares to stand for a string ({@link CommandTable#stagesValueOf}: RESTORE's
- * payload of a large string). Other commands refuse such values with an error, as before.
+ * payload of a large string) or for another value its own stager writes
+ * ({@link CommandTable#stagesObjectOf}: RESTORE's big collections, COPY's and MOVE's big
+ * sources). Other commands refuse such values with an error, as before.
  *
  * <p>Values are staged in the database the connection has selected when the request runs;
  * a value that a MULTI block stores after a SELECT into another database is refused.
@@ -88,7 +90,7 @@ final class ValueStaging {
                 continue;
             }
             byte[] argument = args[stager.getKey()];
-            CompletableFuture<?> staged = stager.getValue().stageIfLarge(server.get(), argument, db);
+            CompletableFuture<?> staged = stager.getValue().stageIfLarge(server.get(), args, db);
             if (staged != null) {
                 staging.add(staged);
                 large.add(new byte[][] {argument, null});

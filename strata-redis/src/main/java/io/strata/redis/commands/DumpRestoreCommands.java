@@ -50,7 +50,7 @@ final class DumpRestoreCommands {
         // A payload holding a string too large for one transaction is staged before RESTORE runs.
         t.stagesValueOf("restore", 3, payload -> decode(payload) instanceof RdbValue.StringValue s ? s.value() : null);
         // So is a list, set or hash too large for it (StagedCollections).
-        t.stagesObjectOf("restore", 3, StagedCollections::stageIfLarge);
+        t.stagesObjectOf("restore", 3, (server, args, db) -> StagedCollections.stageIfLarge(server, args[3], db));
     }
 
     private static KeyStore keys(Invocation inv) {

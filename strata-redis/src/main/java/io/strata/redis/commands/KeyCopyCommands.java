@@ -11,6 +11,7 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.keyspace.ObjectRef;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -30,12 +31,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <ul>
  *   <li>COPY gives the copy a new object id and copies every element: O(n) in one
- *       transaction, so a value too large for one transaction (FoundationDB's 10 MB of
- *       writes) cannot be copied: it is refused with an error before anything is written.</li>
+ *       transaction.</li>
  *   <li>MOVE keeps the object id (ids are unique across databases) but objects live under
  *       their database, so it copies the elements to the target database's object space and
  *       clears the source's: also O(n).</li>
  * </ul>
+ * A value too large for one transaction (FoundationDB's 10 MB of writes) is copied before the
+ * command runs and claimed by it if the source did not change meanwhile ({@link StagedCopies});
+ * one that changed in between is refused with an error before anything is written.
  * Both read the source serializably, so a concurrent change of it conflicts and one retries.
  *
  * <p>DUMP and RESTORE, the other way to copy a value, are in {@link DumpRestoreCommands}.
@@ -47,6 +50,9 @@ final class KeyCopyCommands {
     static void register(CommandTable t) {
         t.add("copy", -3, "write denyoom", 1, 2, 1, "keyspace", DATA, KeyCopyCommands::copy);
         t.add("move", 3, "write fast", 1, 1, 1, "keyspace", DATA, KeyCopyCommands::move);
+        // A source too large for the command's transaction is copied before it runs (StagedCopies).
+        t.stagesObjectOf("copy", 1, StagedCopies::stageCopy);
+        t.stagesObjectOf("move", 1, StagedCopies::stageMove);
     }
 
     private static KeyStore keys(Invocation inv) {
@@ -103,15 +109,25 @@ final class KeyCopyCommands {
                     putCopy(inv, tr, toDb, target, existing, m);
                     return Invocation.done(Reply.ONE);
                 }
-                // The elements are read (and their size checked) before the id is allocated: a
-                // refused COPY writes nothing.
-                Subspace from = keys(inv).objectOf(srcDb, m);
-                return readElements(tr, from).thenCompose(elements -> keys(inv).newObjectId(tr).thenApply(id -> {
-                    KeyMeta copy = m.withPayload(ObjectRef.payload(id, ObjectRef.header(m)));
-                    writeElements(tr, elements, from, keys(inv).objectOf(toDb, copy));
-                    putCopy(inv, tr, toDb, target, existing, copy);
-                    return Reply.ONE;
-                }));
+                LargeValues large = inv.server().largeValues();
+                return StagedCopies.usable(tr, keys(inv), large, source, srcDb, m, toDb).thenCompose(staged -> {
+                    if (staged != null) {
+                        KeyMeta copy = StagedCopies.copyMeta(m, staged);
+                        return large.claim(tr, staged).thenApply(ignored -> {
+                            putCopy(inv, tr, toDb, target, existing, copy);
+                            return Reply.ONE;
+                        });
+                    }
+                    // The elements are read (and their size checked) before the id is allocated: a
+                    // refused COPY writes nothing.
+                    Subspace from = keys(inv).objectOf(srcDb, m);
+                    return readElements(tr, from).thenCompose(elements -> keys(inv).newObjectId(tr).thenApply(id -> {
+                        KeyMeta copy = m.withPayload(ObjectRef.payload(id, ObjectRef.header(m)));
+                        writeElements(tr, elements, from, keys(inv).objectOf(toDb, copy));
+                        putCopy(inv, tr, toDb, target, existing, copy);
+                        return Reply.ONE;
+                    }));
+                });
             });
         });
     }
@@ -140,9 +156,19 @@ final class KeyCopyCommands {
                 if (existing != null) {
                     return Invocation.done(Reply.ZERO);
                 }
-                CompletableFuture<Integer> elements = m.isObject()
-                        ? copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(dstDb, m))
-                        : CompletableFuture.completedFuture(0);
+                LargeValues large = inv.server().largeValues();
+                CompletableFuture<LargeValues.Staged> staged = m.isObject()
+                        ? StagedCopies.usable(tr, keys(inv), large, key, srcDb, m, dstDb)
+                        : CompletableFuture.completedFuture(null);
+                // Staged: already under the destination database, with the same id.
+                CompletableFuture<Void> elements = staged.thenCompose(s -> {
+                    if (s != null) {
+                        return large.claim(tr, s);
+                    }
+                    return m.isObject()
+                            ? copyElements(tr, keys(inv).objectOf(srcDb, m), keys(inv).objectOf(dstDb, m)).thenApply(n -> null)
+                            : CompletableFuture.<Void>completedFuture(null);
+                });
                 return elements.thenApply(n -> {
                     if (m.isObject()) {
                         tr.clear(keys(inv).objectOf(srcDb, m).range());
@@ -170,18 +196,26 @@ final class KeyCopyCommands {
      * write in this one transaction.
      */
     private static CompletableFuture<List<KeyValue>> readElements(Transaction tr, Subspace from) {
-        int prefix = from.getKey().length;
         return tr.getRange(from.range()).asList().thenApply(kvs -> {
-            long bytes = 0;
-            for (KeyValue kv : kvs) {
-                bytes += kv.getKey().length - prefix + kv.getValue().length;
-            }
-            if (bytes > StringValues.MAX_IN_TRANSACTION) {
+            if (transactionBytes(kvs) > StringValues.MAX_IN_TRANSACTION) {
                 throw new RedisException("ERR values that take more than " + StringValues.MAX_IN_TRANSACTION
                         + " bytes to store cannot be copied or moved (one FoundationDB transaction carries 10 MB)");
             }
             return kvs;
         });
+    }
+
+    /**
+     * What writing {@code elements} again (under another object of the same id length, give or
+     * take a byte) adds to a transaction's size, as FoundationDB counts it: each key's mutation
+     * and write conflict range ({@link RestoredValues#written}).
+     */
+    static long transactionBytes(List<KeyValue> elements) {
+        long bytes = 0;
+        for (KeyValue kv : elements) {
+            bytes += RestoredValues.written(kv.getKey().length + 1, kv.getValue().length);
+        }
+        return bytes;
     }
 
     /** Writes {@code elements}, read under {@code from}, at the same places under {@code to}. */

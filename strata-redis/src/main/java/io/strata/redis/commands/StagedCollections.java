@@ -73,7 +73,7 @@ final class StagedCollections {
         }
         LargeValues large = server.largeValues();
         Database database = server.database();
-        return large.stageObject(db, payload, elementCount(value), keys::newObjectId,
+        return large.stageObject(db, payload, elementCount(value), null, keys::newObjectId,
                 staged -> writeChunks(database, large, keys, staged, value));
     }
 

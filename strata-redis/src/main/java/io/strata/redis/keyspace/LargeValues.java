@@ -68,8 +68,15 @@ public final class LargeValues {
     private static final long LEASE_VERSIONS = 60_000_000L;
     private static final byte[] VALUE = new byte[0];
 
-    /** A value staged for a command: the object it lives in, under database {@code db}. */
-    public record Staged(byte[] id, int db, long length) {
+    /**
+     * A value staged for a command: the object it lives in, under database {@code db}, and
+     * what its stager saw of the value's source ({@code guard}, null if none), for the command
+     * to check that the source did not change since.
+     */
+    public record Staged(byte[] id, int db, long length, byte[] guard) {
+        public Staged(byte[] id, int db, long length) {
+            this(id, db, length, null);
+        }
     }
 
     private final Database database;
@@ -139,12 +146,13 @@ public final class LargeValues {
      * {@link #release}. Claimed, released and cleaned up like a staged string.
      *
      * @param length what {@link Staged#length()} reports: the value's element count
+     * @param guard what {@link Staged#guard()} reports
      */
-    public CompletableFuture<Staged> stageObject(int db, byte[] argument, long length,
+    public CompletableFuture<Staged> stageObject(int db, byte[] argument, long length, byte[] guard,
                                                  java.util.function.Function<Transaction, CompletableFuture<byte[]>> newId,
                                                  java.util.function.Function<Staged, CompletableFuture<Void>> writer) {
         CompletableFuture<Staged> created = database.runAsync(tr -> newId.apply(tr).thenCompose(id -> {
-            Staged staged = new Staged(id, db, length);
+            Staged staged = new Staged(id, db, length, guard);
             return renew(tr, records.pack(id), db).thenApply(ignored -> staged);
         }));
         return created.thenCompose(staged -> writer.apply(staged)
