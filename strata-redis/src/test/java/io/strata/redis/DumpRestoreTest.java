@@ -242,18 +242,29 @@ class DumpRestoreTest extends SharedServerTestSupport {
     }
 
     @Test
-    void aSortedSetTooLargeForOneTransactionIsRefusedBeforeAnyWrite() {
-        // Lists, sets and hashes that large are staged (RestoreLargeCollectionsTest); a sorted set is not.
+    void aSortedSetTooLargeForOneTransactionIsStagedAndRanksExactly() {
+        // 60,000 members: beyond one transaction, so its keys are written over several first.
         List<byte[]> members = new java.util.ArrayList<>();
         List<Double> scores = new java.util.ArrayList<>();
         for (int i = 0; i < 60_000; i++) {
             members.add(("member-" + i).getBytes(StandardCharsets.US_ASCII));
-            scores.add((double) i);
+            scores.add((double) (i % 1000));
         }
+        java.util.Collections.shuffle(members, new java.util.Random(7)); // payload order is not score order
         byte[] payload = io.strata.redis.rdb.RdbEncoder.encode(new io.strata.redis.rdb.RdbValue.ZSetValue(members, scores));
         jedis.set("k", "old");
-        assertThat((String) restore("k", 0, payload, "REPLACE")).startsWith("ERR sorted sets that take more than 9000000 bytes to store");
-        assertThat(jedis.get("k")).isEqualTo("old");
+        assertThat(restore("k", 0, payload, "REPLACE")).isEqualTo("OK");
+        assertThat(jedis.zcard("k")).isEqualTo(60_000);
+        String m = new String(members.get(12_345), StandardCharsets.US_ASCII);
+        assertThat(jedis.zscore("k", m)).isEqualTo(scores.get(12_345));
+        // Ranks are exact: members with a lower score, then those before it in byte order at its score.
+        long lower = scores.stream().filter(s -> s < scores.get(12_345)).count();
+        long sameBefore = java.util.stream.IntStream.range(0, members.size())
+                .filter(i -> scores.get(i).equals(scores.get(12_345))
+                        && java.util.Arrays.compareUnsigned(members.get(i), members.get(12_345)) < 0)
+                .count();
+        assertThat(jedis.zrank("k", m)).isEqualTo(lower + sameBefore);
+        assertThat(jedis.zcount("k", "100", "(200")).isEqualTo(6_000);
     }
 
     @Test

@@ -27,6 +27,18 @@ final class BulkLoad {
     }
 
     void load(Transaction tr, Collection<byte[]> elements) {
+        for (byte[][] kv : writes(elements)) {
+            tr.set(kv[0], kv[1]);
+        }
+    }
+
+    /**
+     * The keys and values {@link #load} writes, as {key, value} pairs: every one a blind set,
+     * independent of the others, so a caller may spread them over transactions in any grouping
+     * as long as nothing reads the set before the last has committed.
+     */
+    List<byte[][]> writes(Collection<byte[]> elements) {
+        List<byte[][]> out = new ArrayList<>(elements.size() * 2);
         List<byte[]> sorted = new ArrayList<>(elements.size());
         for (byte[] e : elements) {
             sorted.add(layout.checkElement(e));
@@ -40,7 +52,7 @@ final class BulkLoad {
         int[] height = new int[sorted.size()];
         for (int i = 0; i < sorted.size(); i++) {
             byte[] e = sorted.get(i);
-            tr.set(layout.key(0, e), RankedSetLayout.EMPTY);
+            out.add(new byte[][] {layout.key(0, e), RankedSetLayout.EMPTY});
             // The empty element is every level's head, never a tower.
             height[i] = e.length == 0 ? 0 : heights.of(e);
         }
@@ -49,20 +61,21 @@ final class BulkLoad {
             long count = 0;
             for (int i = 0; i < sorted.size(); i++) {
                 if (height[i] >= k) {
-                    writeCount(tr, k, owner, count);
+                    writeCount(out, k, owner, count);
                     owner = sorted.get(i);
                     count = 0;
                 }
                 count++;
             }
-            writeCount(tr, k, owner, count);
+            writeCount(out, k, owner, count);
         }
+        return out;
     }
 
     /** A head with nothing before the first tower stays absent (absent counts 0); a tower always counts itself. */
-    private void writeCount(Transaction tr, int level, byte[] owner, long count) {
+    private void writeCount(List<byte[][]> out, int level, byte[] owner, long count) {
         if (count > 0) {
-            tr.set(layout.key(level, owner), RankedSetLayout.encodeCount(count));
+            out.add(new byte[][] {layout.key(level, owner), RankedSetLayout.encodeCount(count)});
         }
     }
 }

@@ -226,6 +226,19 @@ public final class RankedSet {
     }
 
     /**
+     * The keys and values {@link #addAllToEmpty} would write, as {key, value} pairs, for a set
+     * too large to build in one transaction: each is a blind set independent of the others, so
+     * the caller may write them over several transactions, in any grouping, provided nothing
+     * reads or changes the set until the last has committed (a set under a subspace no reader
+     * knows yet).
+     *
+     * @throws IllegalArgumentException as {@link #addAllToEmpty}
+     */
+    public java.util.List<byte[][]> addAllToEmptyWrites(java.util.Collection<byte[]> elements) {
+        return bulkLoad.writes(elements);
+    }
+
+    /**
      * Removes {@code element}; completes with whether it was present.
      *
      * @throws IllegalArgumentException if the element is longer than {@link #maxElementBytes()}

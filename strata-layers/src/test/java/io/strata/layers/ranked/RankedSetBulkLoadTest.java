@@ -76,6 +76,39 @@ class RankedSetBulkLoadTest {
     }
 
     @Test
+    void theBulkLoadsWritesSpreadOverSeveralTransactionsLeaveTheSameSet() {
+        RankedSet incremental = new RankedSet(new Subspace(Tuple.from("d")), 2, 5);
+        RankedSet spread = new RankedSet(new Subspace(Tuple.from("e")), 2, 5);
+        Random random = new Random(11);
+        TreeSet<byte[]> model = RankedSetChecks.model();
+        model.add(new byte[0]); // so that every level's head has a count, as after adds (else absent = 0)
+        while (model.size() < 300) {
+            byte[] e = new byte[1 + random.nextInt(6)];
+            random.nextBytes(e);
+            model.add(e);
+        }
+        List<byte[]> shuffled = new ArrayList<>(model);
+        Collections.shuffle(shuffled, random);
+        for (byte[] e : shuffled) {
+            db.runAsync(tr -> incremental.add(tr, e)).join();
+        }
+        List<byte[][]> writes = spread.addAllToEmptyWrites(shuffled);
+        Collections.shuffle(writes, random); // independent blind sets: any grouping, any order
+        for (int from = 0; from < writes.size(); from += 97) {
+            List<byte[][]> chunk = writes.subList(from, Math.min(writes.size(), from + 97));
+            db.run(tr -> {
+                chunk.forEach(kv -> tr.set(kv[0], kv[1]));
+                return null;
+            });
+        }
+        assertThat(stored(spread)).usingElementComparator((x, y) -> java.util.Arrays.equals(x.getKey(), y.getKey())
+                && java.util.Arrays.equals(x.getValue(), y.getValue()) ? 0 : 1).containsExactlyElementsOf(stored(incremental));
+        try (Transaction tr = db.createTransaction()) {
+            RankedSetChecks.assertStructure(tr, spread, model);
+        }
+    }
+
+    @Test
     void duplicatesAreRefusedBeforeAnyWrite() {
         RankedSet set = new RankedSet(new Subspace(Tuple.from("c")));
         assertThatThrownBy(() -> db.run(tr -> {

@@ -26,9 +26,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Limits: the value is written in the command's one transaction, so it must fit
  * FoundationDB's 10,000,000-byte transaction size, estimated as FoundationDB counts it (each
  * written key's mutation and write conflict range, see {@link #written}) against
- * {@link StringValues#MAX_IN_TRANSACTION}. A list, set or hash beyond that is staged before the
- * command runs ({@link StagedCollections}); a sorted set beyond it (about 25,000 members of a
- * few bytes) is refused by {@link #check} before anything is written.
+ * {@link StringValues#MAX_IN_TRANSACTION}. A value beyond that is staged before the command runs
+ * ({@link StagedCollections}); {@link #check} refuses one that was not (which only a bug would
+ * leave) before anything is written.
  * Nothing is read to write the elements (a sorted set's ranked set is built in one pass), so
  * the time a RESTORE takes is its writes'.
  *
@@ -48,8 +48,7 @@ final class RestoredValues {
     /** Refuses, before any write, a value this server cannot store in one transaction. */
     static void check(KeyStore keys, int db, RdbValue value) {
         if (bytesToStore(keys, db, value) > StringValues.MAX_IN_TRANSACTION) {
-            String what = value instanceof RdbValue.ZSetValue ? "sorted sets" : "values";
-            throw new RedisException("ERR " + what + " that take more than " + StringValues.MAX_IN_TRANSACTION
+            throw new RedisException("ERR values that take more than " + StringValues.MAX_IN_TRANSACTION
                     + " bytes to store are not supported yet (one FoundationDB transaction carries at most 10 MB)");
         }
     }

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * RESTORE of a list, set or hash too large to be written in the command's one transaction
+ * RESTORE of a list, set, hash or sorted set too large to be written in the command's one transaction
  * (FoundationDB carries at most 10,000,000 bytes): the value is <em>staged</em> before the
  * command runs, as {@link LargeValues} stages a large string — its elements written over
  * several transactions into a fresh object that no key names yet — and the command's own
@@ -28,9 +28,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Each staging transaction writes elements worth at most {@link #CHUNK_BYTES} of
  * transaction size (estimated as {@link RestoredValues} estimates it) and renews the staged
- * object's lease. Sorted sets are not staged: their ranked set is built in one pass
- * ({@code RankedSet.addAllToEmpty}), so a sorted set too large for one transaction is still
- * refused with an error.
+ * object's lease. A sorted set's keys — scores, the ranked set's levels as its one-pass bulk
+ * load computes them ({@code RankedSet.addAllToEmptyWrites}), the count — are all blind sets
+ * independent of each other, so they are spread over transactions the same way.
  *
  * <p>Concurrency: the object's id is fresh (the High Contention Allocator), so no other
  * transaction writes under it and the staging transactions need no reads but the lease's;
@@ -60,8 +60,7 @@ final class StagedCollections {
         long bytes;
         try {
             value = DumpRestoreCommands.decode(payload);
-            if (!(value instanceof RdbValue.ListValue || value instanceof RdbValue.SetValue
-                    || value instanceof RdbValue.HashValue)) {
+            if (value instanceof RdbValue.StringValue) {
                 return null;
             }
             bytes = RestoredValues.bytesToStore(keys, db, value);
@@ -84,12 +83,19 @@ final class StagedCollections {
         if (value instanceof RdbValue.SetValue s) {
             return s.members().size();
         }
+        if (value instanceof RdbValue.ZSetValue z) {
+            return z.members().size();
+        }
         return ((RdbValue.HashValue) value).fields().size();
     }
 
     /** Writes the elements in order, one staging transaction per {@link #CHUNK_BYTES}. */
     private static CompletableFuture<Void> writeChunks(Database database, LargeValues large, KeyStore keys,
                                                        LargeValues.Staged staged, RdbValue value) {
+        if (value instanceof RdbValue.ZSetValue z) {
+            ZSetObject zset = new ZSetObject(keys.keyspace().object(staged.db(), staged.id()));
+            return writePairs(database, large, staged, zset.newWrites(z.members(), z.scores()));
+        }
         int p = RestoredValues.objectKeyBytes(keys, staged.db());
         int n = (int) elementCount(value);
         List<int[]> chunks = new ArrayList<>();
@@ -109,6 +115,33 @@ final class StagedCollections {
         for (int[] chunk : chunks) {
             done = done.thenCompose(ignored -> database.runAsync(tr -> large.inLease(tr, staged)
                     .thenCompose(leased -> writeChunk(tr, keys, staged, value, chunk[0], chunk[1]))));
+        }
+        return done;
+    }
+
+    /** Writes {key, value} pairs of blind sets, one staging transaction per {@link #CHUNK_BYTES}. */
+    static CompletableFuture<Void> writePairs(Database database, LargeValues large, LargeValues.Staged staged,
+                                              List<byte[][]> pairs) {
+        CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
+        int start = 0;
+        while (start < pairs.size()) {
+            int end = start;
+            long bytes = 0;
+            while (end < pairs.size()) {
+                long b = RestoredValues.written(pairs.get(end)[0].length, pairs.get(end)[1].length);
+                if (end > start && bytes + b > CHUNK_BYTES) {
+                    break;
+                }
+                bytes += b;
+                end++;
+            }
+            List<byte[][]> chunk = pairs.subList(start, end);
+            done = done.thenCompose(ignored -> database.runAsync(tr -> large.inLease(tr, staged).thenRun(() -> {
+                for (byte[][] kv : chunk) {
+                    tr.set(kv[0], kv[1]);
+                }
+            })));
+            start = end;
         }
         return done;
     }
@@ -170,6 +203,8 @@ final class StagedCollections {
             meta = new KeyMeta(RedisType.LIST, KeyMeta.OBJECT, expireAt, ObjectRef.payload(staged.id(), header));
         } else if (value instanceof RdbValue.SetValue) {
             meta = SetValues.newMeta(staged.id()).withExpiry(expireAt);
+        } else if (value instanceof RdbValue.ZSetValue) {
+            meta = new KeyMeta(RedisType.ZSET, KeyMeta.OBJECT, expireAt, ObjectRef.payload(staged.id(), new byte[0]));
         } else {
             meta = hashMeta(staged.id(), expireAt);
         }

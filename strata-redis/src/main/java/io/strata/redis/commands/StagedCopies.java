@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -111,31 +112,11 @@ final class StagedCopies {
                                                        Source source) {
         byte[] from = source.object().getKey();
         byte[] to = server.keys().keyspace().object(staged.db(), staged.id()).getKey();
-        List<KeyValue> elements = source.elements();
-        CompletableFuture<Void> done = CompletableFuture.completedFuture(null);
-        int start = 0;
-        while (start < elements.size()) {
-            int end = start;
-            long bytes = 0;
-            while (end < elements.size() && (end == start || bytes + written(elements.get(end), to.length - from.length)
-                    <= StagedCollections.CHUNK_BYTES)) {
-                bytes += written(elements.get(end), to.length - from.length);
-                end++;
-            }
-            List<KeyValue> chunk = elements.subList(start, end);
-            done = done.thenCompose(ignored -> server.database().runAsync(tr -> large.inLease(tr, staged).thenRun(() -> {
-                for (KeyValue kv : chunk) {
-                    tr.set(moved(kv.getKey(), from, to), kv.getValue());
-                }
-            })));
-            start = end;
+        List<byte[][]> pairs = new ArrayList<>(source.elements().size());
+        for (KeyValue kv : source.elements()) {
+            pairs.add(new byte[][] {moved(kv.getKey(), from, to), kv.getValue()});
         }
-        return done;
-    }
-
-    /** A copied key's share of its transaction's size, as FoundationDB counts it. */
-    private static long written(KeyValue kv, int keyGrowth) {
-        return RestoredValues.written(kv.getKey().length + keyGrowth, kv.getValue().length);
+        return StagedCollections.writePairs(server.database(), large, staged, pairs);
     }
 
     private static byte[] moved(byte[] key, byte[] from, byte[] to) {

@@ -89,6 +89,24 @@ final class ZSetObject {
     }
 
     /**
+     * What {@link #loadNew} writes, as {key, value} pairs of blind sets independent of each
+     * other (the count as a plain set: the set is new), for a sorted set too large to load in
+     * one transaction ({@code StagedCollections} spreads them over several).
+     */
+    java.util.List<byte[][]> newWrites(java.util.List<byte[]> members, java.util.List<Double> scores) {
+        java.util.List<byte[]> elements = new java.util.ArrayList<>(members.size());
+        java.util.List<byte[][]> out = new java.util.ArrayList<>(members.size() * 3);
+        for (int i = 0; i < members.size(); i++) {
+            double s = scores.get(i) == 0.0 ? 0.0 : scores.get(i);
+            out.add(new byte[][] {scoreKey(members.get(i)), ByteBuffer.allocate(8).putLong(Double.doubleToLongBits(s)).array()});
+            elements.add(element(s, members.get(i)));
+        }
+        out.addAll(ranked.addAllToEmptyWrites(elements));
+        out.add(new byte[][] {countKey, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(members.size()).array()});
+        return out;
+    }
+
+    /**
      * Fills this set, which must be new (an object id just allocated, so nothing else can
      * change it meanwhile), with distinct {@code members} and their {@code scores}: writes
      * only, the ranked set built in one pass ({@link RankedSet#addAllToEmpty}). RESTORE uses
