@@ -1,10 +1,11 @@
 package io.strata.redis;
 
+import static io.strata.redis.LargeTestValues.b;
+import static io.strata.redis.LargeTestValues.numbered;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.strata.redis.rdb.RdbEncoder;
 import io.strata.redis.rdb.RdbValue;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,18 +16,6 @@ import redis.clients.jedis.Jedis;
  * and taken by its transaction only if the source is unchanged ({@code StagedCopies}).
  */
 class CopyMoveLargeValuesTest extends SharedServerTestSupport {
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static List<byte[]> numbered(String prefix, int n) {
-        List<byte[]> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(b(prefix + i));
-        }
-        return out;
-    }
-
     @Test
     void aLargeSetIsCopiedWithinAndAcrossDatabasesAndTheCopiesAreIndependent() {
         // (A set's object is its bitmap of interned ids: compact, so copied in the command itself.)

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.params.ScanParams;
@@ -19,21 +16,7 @@ import redis.clients.jedis.resps.ScanResult;
  * takes it past {@code hash-max-listpack-entries} or {@code hash-max-listpack-value}; then it
  * answers in field order for good ({@code HashObject}, "Small hashes keep insertion order").
  */
-class HashInsertionOrderTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
+class HashInsertionOrderTest extends ServerTestSupport {
 
     /** HGETALL as the server sends it (a flat array in RESP2), pairs in order. */
     private List<String> hgetallRaw(String key) {

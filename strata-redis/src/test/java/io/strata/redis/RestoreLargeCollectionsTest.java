@@ -1,11 +1,12 @@
 package io.strata.redis;
 
+import static io.strata.redis.LargeTestValues.b;
+import static io.strata.redis.LargeTestValues.numbered;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.strata.redis.rdb.RdbEncoder;
 import io.strata.redis.rdb.RdbValue;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,18 +19,6 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * ({@code StagedCollections}), so the RESTORE is still all or nothing.
  */
 class RestoreLargeCollectionsTest extends SharedServerTestSupport {
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static List<byte[]> numbered(String prefix, int n) {
-        List<byte[]> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(b(prefix + i));
-        }
-        return out;
-    }
-
     @Test
     void aSetOf150000MembersIsRestoredWholeAndDumpsBackTheSameMembers() {
         List<byte[]> members = numbered("member-", 150_000);

@@ -39,30 +39,54 @@ class RankedSetBulkLoadTest {
         }
     }
 
-    @Test
-    void bulkLoadLeavesWhatAddsLeave() {
-        // Fanout 2 makes many towers, so every level has several keys and counts.
-        RankedSet incremental = new RankedSet(new Subspace(Tuple.from("a")), 2, 5);
-        RankedSet bulk = new RankedSet(new Subspace(Tuple.from("b")), 2, 5);
-        Random random = new Random(7);
+    /**
+     * {@code size} distinct random elements, the empty one among them: it gives every level's
+     * head a count, as adds leave it (a bulk load leaves a head with nothing before the first
+     * tower absent, which counts 0 too but compares differently).
+     */
+    private static TreeSet<byte[]> randomElements(Random random, int size) {
         TreeSet<byte[]> model = RankedSetChecks.model();
         model.add(new byte[0]);
-        while (model.size() < 400) {
+        while (model.size() < size) {
             byte[] e = new byte[1 + random.nextInt(6)];
             random.nextBytes(e);
             model.add(e);
         }
-        List<byte[]> shuffled = new ArrayList<>(model);
+        return model;
+    }
+
+    /** Adds the elements to {@code set} one transaction each, in a random order; returns that order. */
+    private List<byte[]> addedOneByOne(RankedSet set, TreeSet<byte[]> elements, Random random) {
+        List<byte[]> shuffled = new ArrayList<>(elements);
         Collections.shuffle(shuffled, random);
         for (byte[] e : shuffled) {
-            db.runAsync(tr -> incremental.add(tr, e)).join();
+            db.runAsync(tr -> set.add(tr, e)).join();
         }
+        return shuffled;
+    }
+
+    private void assertSameKeysAndValues(RankedSet actual, RankedSet expected) {
+        assertThat(stored(actual)).usingElementComparator((x, y) -> java.util.Arrays.equals(x.getKey(), y.getKey())
+                && java.util.Arrays.equals(x.getValue(), y.getValue()) ? 0 : 1).containsExactlyElementsOf(stored(expected));
+    }
+
+    /** A set with fanout 2, which makes many towers, so every level has several keys and counts. */
+    private static RankedSet fanoutTwo(String name) {
+        return new RankedSet(new Subspace(Tuple.from(name)), 2, 5);
+    }
+
+    @Test
+    void bulkLoadLeavesWhatAddsLeave() {
+        RankedSet incremental = fanoutTwo("a");
+        RankedSet bulk = fanoutTwo("b");
+        Random random = new Random(7);
+        TreeSet<byte[]> model = randomElements(random, 400);
+        List<byte[]> shuffled = addedOneByOne(incremental, model, random);
         db.run(tr -> {
             bulk.addAllToEmpty(tr, shuffled);
             return null;
         });
-        assertThat(stored(bulk)).usingElementComparator((x, y) -> java.util.Arrays.equals(x.getKey(), y.getKey())
-                && java.util.Arrays.equals(x.getValue(), y.getValue()) ? 0 : 1).containsExactlyElementsOf(stored(incremental));
+        assertSameKeysAndValues(bulk, incremental);
         try (Transaction tr = db.createTransaction()) {
             RankedSetChecks.assertStructure(tr, bulk, model);
             assertThat(bulk.size(tr).join()).isEqualTo(400);
@@ -77,21 +101,10 @@ class RankedSetBulkLoadTest {
 
     @Test
     void theBulkLoadsWritesSpreadOverSeveralTransactionsLeaveTheSameSet() {
-        RankedSet incremental = new RankedSet(new Subspace(Tuple.from("d")), 2, 5);
-        RankedSet spread = new RankedSet(new Subspace(Tuple.from("e")), 2, 5);
+        RankedSet incremental = fanoutTwo("d");
+        RankedSet spread = fanoutTwo("e");
         Random random = new Random(11);
-        TreeSet<byte[]> model = RankedSetChecks.model();
-        model.add(new byte[0]); // so that every level's head has a count, as after adds (else absent = 0)
-        while (model.size() < 300) {
-            byte[] e = new byte[1 + random.nextInt(6)];
-            random.nextBytes(e);
-            model.add(e);
-        }
-        List<byte[]> shuffled = new ArrayList<>(model);
-        Collections.shuffle(shuffled, random);
-        for (byte[] e : shuffled) {
-            db.runAsync(tr -> incremental.add(tr, e)).join();
-        }
+        List<byte[]> shuffled = addedOneByOne(incremental, randomElements(random, 300), random);
         List<byte[][]> writes = spread.addAllToEmptyWrites(shuffled);
         Collections.shuffle(writes, random); // independent blind sets: any grouping, any order
         for (int from = 0; from < writes.size(); from += 97) {
@@ -101,8 +114,9 @@ class RankedSetBulkLoadTest {
                 return null;
             });
         }
-        assertThat(stored(spread)).usingElementComparator((x, y) -> java.util.Arrays.equals(x.getKey(), y.getKey())
-                && java.util.Arrays.equals(x.getValue(), y.getValue()) ? 0 : 1).containsExactlyElementsOf(stored(incremental));
+        assertSameKeysAndValues(spread, incremental);
+        TreeSet<byte[]> model = RankedSetChecks.model();
+        model.addAll(shuffled);
         try (Transaction tr = db.createTransaction()) {
             RankedSetChecks.assertStructure(tr, spread, model);
         }
