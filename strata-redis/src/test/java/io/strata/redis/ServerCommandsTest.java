@@ -61,6 +61,10 @@ class ServerCommandsTest extends ServerTestSupport {
         assertThatThrownBy(() -> Raw.call(jedis, "MODULE", "LIST")).hasMessageContaining("modules are not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "h", "1")).hasMessageContaining("replication is not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "NOSUCH")).hasMessage("ERR unknown command 'NOSUCH', with args beginning with: ");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "TRACKING", "on"))
+                .hasMessage("ERR client-side caching (CLIENT TRACKING) is not supported by Strata's Redis-compatible server");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "PAUSE", "100")).hasMessageContaining("pausing clients (CLIENT PAUSE) is not supported");
+        assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "NOSUCH")).hasMessage("ERR unknown subcommand 'NOSUCH'. Try CLIENT HELP.");
     }
 
     @Test

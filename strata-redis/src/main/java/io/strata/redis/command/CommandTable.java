@@ -172,7 +172,8 @@ public final class CommandTable {
     public String unknownError(byte[][] args) {
         CommandSpec spec = lookup(args[0]);
         if (spec != null && args.length >= 2 && subcommands.containsKey(spec.name())) {
-            return unknownSubcommand(args[0], args[1]);
+            String note = UnsupportedFeatures.noteFor(spec.name() + "|" + new String(args[1], StandardCharsets.UTF_8));
+            return note != null ? "ERR " + note : unknownSubcommand(args[0], args[1]);
         }
         return CommandExecutor.unknownCommand(args);
     }

@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Redis 7.0 features this server does not offer, by command name, so that the
- * {@code ERR unknown command} reply says why: modules,
- * replication, geospatial indexes and HyperLogLogs (docs/redis.md, "Not supported"). CLUSTER,
+ * The Redis 7.0 features this server does not offer, by command name (or
+ * {@code container|subcommand}), so that the {@code ERR unknown command} or subcommand reply
+ * says why: modules, replication, geospatial indexes, HyperLogLogs, client-side caching and
+ * client pausing (docs/redis.md, "Not supported"). CLUSTER,
  * ASKING, READONLY and READWRITE are commands here, answering as a Redis without cluster
  * support does.
  * Consulted only for names the command table lacks, so a group that implements one of them
@@ -20,7 +21,10 @@ public final class UnsupportedFeatures {
             "cluster mode is", Set.of("restore-asking"),
             "geospatial commands are", Set.of("geoadd", "geodist", "geohash", "geopos", "georadius", "georadius_ro",
                     "georadiusbymember", "georadiusbymember_ro", "geosearch", "geosearchstore"),
-            "HyperLogLogs are", Set.of("pfadd", "pfcount", "pfmerge", "pfdebug", "pfselftest"));
+            "HyperLogLogs are", Set.of("pfadd", "pfcount", "pfmerge", "pfdebug", "pfselftest"),
+            "client-side caching (CLIENT TRACKING) is", Set.of("client|tracking", "client|caching", "client|getredir",
+                    "client|trackinginfo"),
+            "pausing clients (CLIENT PAUSE) is", Set.of("client|pause", "client|unpause"));
 
     private UnsupportedFeatures() {
     }
