@@ -38,6 +38,51 @@ class FunctionsTest extends SharedServerTestSupport {
     }
 
     @Test
+    void dumpAndRestoreMoveLibrariesWithEachPolicy() {
+        jedis.functionLoad(LIB);
+        byte[] payload = jedis.functionDump();
+        jedis.functionFlush();
+        assertThat(jedis.functionRestore(payload)).isEqualTo("OK");
+        assertThat(jedis.fcall("echo_key", List.of("k"), List.of("a"))).isEqualTo(List.of("k", "a"));
+
+        // APPEND (the default) refuses a library that exists; REPLACE replaces it; FLUSH drops the rest.
+        assertThatThrownBy(() -> jedis.functionRestore(payload)).hasMessage("ERR Library mylib already exists");
+        assertThat(jedis.functionRestore(payload, redis.clients.jedis.args.FunctionRestorePolicy.REPLACE)).isEqualTo("OK");
+        jedis.functionLoad("#!lua name=other\nredis.register_function('other_fn', function() return 1 end)");
+        assertThat(jedis.functionRestore(payload, redis.clients.jedis.args.FunctionRestorePolicy.FLUSH)).isEqualTo("OK");
+        assertThat(jedis.functionList()).extracting(l -> l.getLibraryName()).containsExactly("mylib");
+
+        // A function of the payload that another library registers: nothing changes.
+        jedis.functionFlush();
+        jedis.functionLoad("#!lua name=clash\nredis.register_function('SETTER', function() return 1 end)");
+        assertThatThrownBy(() -> jedis.functionRestore(payload)).hasMessage("ERR Function setter already exists");
+        assertThat(jedis.functionList()).extracting(l -> l.getLibraryName()).containsExactly("clash");
+
+        byte[] broken = payload.clone();
+        broken[broken.length - 1] ^= 1;
+        assertThatThrownBy(() -> jedis.functionRestore(broken)).hasMessage("ERR payload version or checksum are wrong");
+        assertThatThrownBy(() -> jedis.sendCommand(redis.clients.jedis.Protocol.Command.FUNCTION, "RESTORE".getBytes(), payload,
+                "MERGE".getBytes())).hasMessage("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+        // A key's DUMP is not a library.
+        jedis.set("k", "v");
+        assertThatThrownBy(() -> jedis.functionRestore(jedis.dump("k"))).hasMessage("ERR given type is not a function");
+    }
+
+    @Test
+    void functionNamesAreCaseInsensitiveAsInRedis70() {
+        jedis.functionLoad(LIB);
+        assertThat(jedis.fcall("ECHO_KEY", List.of("k"), List.of("a"))).isEqualTo(List.of("k", "a"));
+        assertThat(jedis.fcallReadonly("Reader", List.of("k"), List.of())).isNull();
+        assertThatThrownBy(() -> jedis.functionLoad("#!lua name=other\nredis.register_function('SETTER', function() return 1 end)"))
+                .hasMessage("ERR Function SETTER already exists");
+        assertThatThrownBy(() -> jedis.functionLoad("#!lua name=twice\nredis.register_function('f', function() return 1 end)\n"
+                + "redis.register_function('F', function() return 2 end)"))
+                .hasMessageContaining("Function already exists in the library");
+        jedis.functionDelete("mylib");
+        assertThatThrownBy(() -> jedis.fcall("echo_key", List.of("k"), List.of())).hasMessage("ERR Function not found");
+    }
+
+    @Test
     void librariesLiveInTheDatabaseAndSurviveFlushall() {
         jedis.functionLoad(LIB);
         jedis.flushAll();
@@ -57,6 +102,11 @@ class FunctionsTest extends SharedServerTestSupport {
         assertThatThrownBy(() -> jedis.functionLoad("#!lua name=empty\nlocal x = 1")).hasMessage("ERR No functions registered");
         assertThatThrownBy(() -> jedis.functionLoad("#!js name=x\n")).hasMessage("ERR Engine 'js' not found");
         assertThatThrownBy(() -> jedis.functionLoad("#!lua name=a-b\n")).hasMessageStartingWith("ERR Library names can only contain");
+        // The metadata line is split as Redis splits arguments: quotes group.
+        assertThat(jedis.functionLoad("#!lua name=\"quoted\"\nredis.register_function('q', function() return 1 end)"))
+                .isEqualTo("quoted");
+        assertThatThrownBy(() -> jedis.functionLoad("#!lua name=\"open\nredis.register_function('o', function() return 1 end)"))
+                .hasMessage("ERR Invalid library metadata");
         assertThatThrownBy(() -> jedis.functionLoad("#!lua name=bad\nredis.register_function('f', 5)"))
                 .hasMessage("ERR Error registering functions: ERR second argument to redis.register_function must be a function");
         assertThatThrownBy(() -> jedis.functionLoad("#!lua name=bad\nlocal n = string.len('a')")).hasMessage(

@@ -11,6 +11,9 @@ import io.strata.redis.command.GlobPattern;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
+import io.strata.redis.rdb.FunctionsPayload;
+import io.strata.redis.rdb.RdbFormatException;
+import io.strata.redis.scripting.Functions;
 import io.strata.redis.scripting.FunctionDef;
 import io.strata.redis.scripting.Functions;
 import io.strata.redis.scripting.Library;
@@ -25,8 +28,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Redis 7 functions: FUNCTION LOAD, DELETE, FLUSH, LIST, STATS, KILL, HELP and FCALL,
- * FCALL_RO ({@link Functions} does the work; libraries live in the database). FUNCTION DUMP and
- * RESTORE (Redis's RDB payload) answer that they are not supported.
+ * FCALL_RO ({@link Functions} does the work; libraries live in the database), FUNCTION DUMP and
+ * RESTORE in Redis 7.0's payload ({@link FunctionsPayload}).
  *
  * <p>FCALL is of kind BLOCKING for the same reason as EVAL ({@code ScriptingCommands}): alone
  * it runs in a transaction of its own, in MULTI in EXEC's.
@@ -52,8 +55,8 @@ final class FunctionCommands {
             inv.server().scripts().kill(true);
             return done(Reply.OK);
         });
-        t.addSubcommand("function", "restore", -3, "write denyoom noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
-        t.addSubcommand("function", "dump", 2, "noscript", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> unsupported(inv));
+        t.addSubcommand("function", "restore", -3, "write denyoom noscript", 0, 0, 0, "scripting", DATA, FunctionCommands::restore);
+        t.addSubcommand("function", "dump", 2, "noscript", 0, 0, 0, "scripting", DATA, (inv, tr) -> functions(inv).dump(tr));
         t.addSubcommand("function", "help", 2, "loading stale", 0, 0, 0, "scripting", LOCAL, (inv, tr) -> done(help()));
     }
 
@@ -86,7 +89,10 @@ final class FunctionCommands {
     }
 
     private static CompletableFuture<Reply> flush(Invocation inv, Transaction tr) {
-        if (inv.argc() > 3 || (inv.argc() == 3 && !inv.option(2).equals("ASYNC") && !inv.option(2).equals("SYNC"))) {
+        if (inv.argc() > 3) {
+            throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'flush'. Try FUNCTION HELP.");
+        }
+        if (inv.argc() == 3 && !inv.option(2).equals("ASYNC") && !inv.option(2).equals("SYNC")) {
             throw new RedisException("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
         }
         functions(inv).flush(tr);
@@ -162,9 +168,26 @@ final class FunctionCommands {
         });
     }
 
-    private static CompletableFuture<Reply> unsupported(Invocation inv) {
-        throw new RedisException("ERR " + inv.spec().name().toUpperCase(Locale.ROOT).replace('|', ' ')
-                + " is not available: Redis's RDB payload of functions is not supported by Strata's Redis-compatible server");
+    /** FUNCTION RESTORE serialized-value [FLUSH|APPEND|REPLACE], checked in Redis's order. */
+    private static CompletableFuture<Reply> restore(Invocation inv, Transaction tr) {
+        if (inv.argc() > 4) {
+            throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'restore'. Try FUNCTION HELP.");
+        }
+        Functions.RestorePolicy policy = Functions.RestorePolicy.APPEND;
+        if (inv.argc() == 4) {
+            try {
+                policy = Functions.RestorePolicy.valueOf(inv.option(3));
+            } catch (IllegalArgumentException e) {
+                throw new RedisException("ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+            }
+        }
+        List<byte[]> codes;
+        try {
+            codes = FunctionsPayload.decode(inv.arg(2));
+        } catch (RdbFormatException e) {
+            throw new RedisException("ERR " + e.getMessage());
+        }
+        return functions(inv).restore(inv, tr, codes, policy);
     }
 
     private static Reply help() {

@@ -10,12 +10,12 @@ import java.util.List;
  * \b \a \\ \"} and {@code \xHH}; {@code 'single quotes'} where only {@code \'} is an escape; a
  * closing quote must be followed by whitespace or the end of the line.
  */
-final class InlineSplitter {
+public final class InlineSplitter {
     private InlineSplitter() {
     }
 
     /** The arguments, or null when the quotes do not balance. */
-    static byte[][] split(byte[] line) {
+    public static byte[][] split(byte[] line) {
         List<byte[]> args = new ArrayList<>();
         int i = 0;
         int n = line.length;

@@ -31,6 +31,11 @@ final class RdbInput {
         this.end = end;
     }
 
+    /** Where the next read starts. */
+    int position() {
+        return pos;
+    }
+
     int readByte() {
         need(1);
         return data[pos++] & 0xff;

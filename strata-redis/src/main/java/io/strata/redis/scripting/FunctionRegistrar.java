@@ -33,7 +33,7 @@ final class FunctionRegistrar {
     }
 
     LuaFunction callback(String name) {
-        return callbacks.get(name);
+        return callbacks.get(name.toLowerCase(java.util.Locale.ROOT));
     }
 
     private Varargs register(Varargs a) {
@@ -105,11 +105,13 @@ final class FunctionRegistrar {
         if (!LibraryMetadata.validName(name)) {
             throw new LuaError(LuaReplies.errorTable(LibraryMetadata.BAD_NAME));
         }
-        if (definitions.containsKey(name)) {
+        // Function names are case-insensitive, as in Redis 7.0 (FCALL TEST calls test).
+        String key = name.toLowerCase(java.util.Locale.ROOT);
+        if (definitions.containsKey(key)) {
             throw RedisApi.raise("Function already exists in the library");
         }
-        definitions.put(name, new FunctionDef(name, description, flags));
-        callbacks.put(name, (LuaFunction) callback);
+        definitions.put(key, new FunctionDef(name, description, flags));
+        callbacks.put(key, (LuaFunction) callback);
         return LuaValue.NONE;
     }
 

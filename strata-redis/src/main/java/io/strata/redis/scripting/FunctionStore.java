@@ -17,8 +17,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <pre>
  * F ("lib", name)  -&gt; the library's code as FUNCTION LOAD received it
- * F ("fn", name)   -&gt; the name of the library that registers function {@code name}
+ * F ("fn", name)   -&gt; the name of the library that registers function {@code name}, the name
+ *                     in lower case: function names are case-insensitive, as in Redis 7.0
  * </pre>
+ * (Functions stored before names were folded are found by their exact name too.)
  * where F is the server directory's area {@code 'f'}. Every method works inside the caller's
  * transaction: a load, a delete and an FCALL are serializable with each other.
  */
@@ -35,8 +37,17 @@ final class FunctionStore {
 
     /** The library registering {@code function}, or null. */
     CompletableFuture<String> libraryOf(Transaction tr, String function) {
-        return tr.get(area.pack(Tuple.from("fn", function)))
-                .thenApply(v -> v == null ? null : new String(v, StandardCharsets.UTF_8));
+        String folded = fold(function);
+        CompletableFuture<byte[]> owner = tr.get(area.pack(Tuple.from("fn", folded)));
+        if (!folded.equals(function)) {
+            CompletableFuture<byte[]> exact = tr.get(area.pack(Tuple.from("fn", function)));
+            owner = owner.thenCombine(exact, (f, e) -> f != null ? f : e);
+        }
+        return owner.thenApply(v -> v == null ? null : new String(v, StandardCharsets.UTF_8));
+    }
+
+    private static String fold(String function) {
+        return function.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Every library's code, by name. */
@@ -57,13 +68,14 @@ final class FunctionStore {
         }
         tr.set(area.pack(Tuple.from("lib", library.name())), library.code());
         for (FunctionDef f : library.functions()) {
-            tr.set(area.pack(Tuple.from("fn", f.name())), library.name().getBytes(StandardCharsets.UTF_8));
+            tr.set(area.pack(Tuple.from("fn", fold(f.name()))), library.name().getBytes(StandardCharsets.UTF_8));
         }
     }
 
     void delete(Transaction tr, Library library) {
         tr.clear(area.pack(Tuple.from("lib", library.name())));
         for (FunctionDef f : library.functions()) {
+            tr.clear(area.pack(Tuple.from("fn", fold(f.name()))));
             tr.clear(area.pack(Tuple.from("fn", f.name())));
         }
     }

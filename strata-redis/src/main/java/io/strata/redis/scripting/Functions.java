@@ -136,6 +136,80 @@ public final class Functions {
         store.flush(tr);
     }
 
+    /** FUNCTION DUMP: every library's code in Redis's payload. */
+    public CompletableFuture<Reply> dump(Transaction tr) {
+        return store.codes(tr).thenApply(codes -> Reply.bulk(io.strata.redis.rdb.FunctionsPayload.encode(codes)));
+    }
+
+    /** How FUNCTION RESTORE treats the libraries already loaded. */
+    public enum RestorePolicy {
+        /** Keep them; a library of the payload that exists already is an error (the default). */
+        APPEND,
+        /** A library of the payload replaces the one of the same name. */
+        REPLACE,
+        /** Delete them all first. */
+        FLUSH
+    }
+
+    /**
+     * FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE], all or nothing, with Redis 7.0's errors:
+     * every library of the payload is compiled and every conflict found before anything is
+     * written.
+     */
+    public CompletableFuture<Reply> restore(Invocation inv, Transaction tr, List<byte[]> codes, RestorePolicy policy) {
+        List<CompletableFuture<Library>> parsing = new ArrayList<>();
+        for (byte[] code : codes) {
+            parsing.add(parse(inv, code));
+        }
+        CompletableFuture<List<Library>> existing = policy == RestorePolicy.FLUSH
+                ? CompletableFuture.completedFuture(List.of()) : libraries(inv, tr);
+        return CompletableFuture.allOf(parsing.toArray(new CompletableFuture[0])).thenCombine(existing, (ignored, current) -> {
+            // The payload among itself: as loading each into an empty set of libraries.
+            java.util.Map<String, Library> restored = new java.util.LinkedHashMap<>();
+            java.util.Set<String> restoredFunctions = new java.util.HashSet<>();
+            for (CompletableFuture<Library> p : parsing) {
+                Library l = p.join();
+                if (restored.putIfAbsent(l.name(), l) != null) {
+                    throw new RedisException("ERR Library '" + l.name() + "' already exists");
+                }
+                for (FunctionDef f : l.functions()) {
+                    if (!restoredFunctions.add(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                        throw new RedisException("ERR Function " + f.name() + " already exists");
+                    }
+                }
+            }
+            // Then joined to what is loaded (Redis's libraryJoin).
+            java.util.Map<String, Library> replaced = new java.util.HashMap<>();
+            java.util.Set<String> kept = new java.util.HashSet<>();
+            for (Library l : current) {
+                if (restored.containsKey(l.name())) {
+                    if (policy == RestorePolicy.APPEND) {
+                        throw new RedisException("ERR Library " + l.name() + " already exists");
+                    }
+                    replaced.put(l.name(), l);
+                } else {
+                    for (FunctionDef f : l.functions()) {
+                        kept.add(f.name().toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+            }
+            for (Library l : restored.values()) {
+                for (FunctionDef f : l.functions()) {
+                    if (kept.contains(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                        throw new RedisException("ERR Function " + f.name() + " already exists");
+                    }
+                }
+            }
+            if (policy == RestorePolicy.FLUSH) {
+                store.flush(tr);
+            }
+            for (Library l : restored.values()) {
+                store.save(tr, l, replaced.get(l.name()));
+            }
+            return Reply.OK;
+        });
+    }
+
     /** Every library, parsed, in name order. */
     public CompletableFuture<List<Library>> libraries(Invocation inv, Transaction tr) {
         return store.codes(tr).thenCompose(codes -> {

@@ -12,7 +12,7 @@ import java.util.List;
 public record Library(String name, byte[] code, Prototype body, List<FunctionDef> functions) {
     public FunctionDef function(String functionName) {
         for (FunctionDef f : functions) {
-            if (f.name().equals(functionName)) {
+            if (f.name().equalsIgnoreCase(functionName)) { // case-insensitive, as in Redis 7.0
                 return f;
             }
         }

@@ -1,5 +1,6 @@
 package io.strata.redis.scripting;
 
+import io.strata.redis.protocol.InlineSplitter;
 import io.strata.redis.protocol.RedisException;
 
 import java.nio.charset.StandardCharsets;
@@ -27,9 +28,14 @@ record LibraryMetadata(String name, byte[] body) {
         if (end == code.length) {
             throw new RedisException("ERR Invalid library metadata");
         }
-        String[] parts = new String(code, 0, end, StandardCharsets.UTF_8).trim().split("[ \t\r]+");
-        if (parts.length == 0 || parts[0].isEmpty()) {
+        // Split as Redis splits it (sdssplitargs): quotes group, so name="foo" names foo.
+        byte[][] split = InlineSplitter.split(Arrays.copyOf(code, end));
+        if (split == null || split.length == 0) {
             throw new RedisException("ERR Invalid library metadata");
+        }
+        String[] parts = new String[split.length];
+        for (int i = 0; i < split.length; i++) {
+            parts[i] = new String(split[i], StandardCharsets.UTF_8);
         }
         String engine = parts[0].substring(2);
         String name = null;

@@ -18,9 +18,9 @@ import java.nio.charset.StandardCharsets;
  * {@code acl_check_cmd} and the version fields. Error texts are Redis's.
  */
 final class RedisApi {
-    /** The Redis version this server reports, as {@code REDIS_VERSION_NUM} encodes it (0x00MMmmpp). */
+    /** The Redis version this server reports, as {@code REDIS_VERSION_NUM} encodes it: a byte each, 0x00MMmmpp. */
     static final String VERSION = "7.0.15";
-    static final int VERSION_NUM = 0x00070015;
+    static final int VERSION_NUM = 7 << 16 | 0 << 8 | 15;
 
     private static final System.Logger LOG = System.getLogger("io.strata.redis.scripting.lua");
 
