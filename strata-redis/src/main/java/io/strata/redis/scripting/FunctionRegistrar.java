@@ -23,6 +23,13 @@ import java.util.Set;
 final class FunctionRegistrar {
     private final Map<String, FunctionDef> definitions = new LinkedHashMap<>();
     private final Map<String, LuaFunction> callbacks = new LinkedHashMap<>();
+    /** Set once the library's body has run: registering is over. */
+    private boolean closed;
+
+    /** Ends registration: a later call raises Redis's error (a reference the body kept, called from a function). */
+    void close() {
+        closed = true;
+    }
 
     LuaValue function() {
         return RedisApi.fn(this::register);
@@ -37,6 +44,9 @@ final class FunctionRegistrar {
     }
 
     private Varargs register(Varargs a) {
+        if (closed) {
+            throw RedisApi.raise("redis.register_function can only be called on FUNCTION LOAD command");
+        }
         String name;
         String description = null;
         LuaValue callback;

@@ -273,7 +273,9 @@ public final class Functions {
         List<byte[]> args = Arrays.asList(argv).subList(3 + (int) numkeys, argv.length);
         return new Scripts.Job(name, true, readOnlyCommand || function.noWrites(), run -> run.execute(hook -> {
             FunctionRegistrar registrar = new FunctionRegistrar();
-            new LuaClosure(library.body(), LuaSandbox.create(run, hook, null, null, registrar)).call();
+            LuaSandbox.CallEnvironment env = LuaSandbox.createForCall(run, hook, registrar);
+            new LuaClosure(library.body(), env.globals()).call();
+            env.bodyDone().run();
             LuaFunction callback = registrar.callback(name);
             return callback.call(LuaSandbox.array(keys), LuaSandbox.array(args));
         }));

@@ -32,7 +32,7 @@ final class GlobalsLock {
      * table is what makes {@code redis = nil} fail too. The library tables become read-only
      * views, and {@code setmetatable}/{@code rawset} refuse all of these tables.
      */
-    static void lock(Globals g) {
+    static Locked lock(Globals g) {
         Set<LuaValue> locked = Collections.newSetFromMap(new IdentityHashMap<>());
         LuaTable backing = new LuaTable();
         List<LuaValue> names = new ArrayList<>();
@@ -81,6 +81,14 @@ final class GlobalsLock {
         meta.rawset("__metatable", readOnlyView(new LuaTable(), hiddenMeta, locked));
         g.setmetatable(meta);
         locked.add(g);
+        return (name, library) -> backing.rawset(name, readOnlyView(library, hiddenMeta, locked));
+    }
+
+    /** Locked globals, whose read-only libraries only Java can still replace. */
+    @FunctionalInterface
+    interface Locked {
+        /** Makes global {@code name} a read-only view of {@code library} from now on. */
+        void replaceLibrary(String name, LuaTable library);
     }
 
     private static final LuaValue READ_ONLY = RedisApi.fn(a -> {

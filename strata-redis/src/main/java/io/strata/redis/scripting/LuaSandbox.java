@@ -42,6 +42,14 @@ final class LuaSandbox {
      * get them as arguments), {@code redis.register_function} when {@code registrar} is given.
      */
     static Globals create(ScriptRun run, ScriptHook hook, List<byte[]> keys, List<byte[]> args, FunctionRegistrar registrar) {
+        Globals g = build(run, hook, keys, args, registrar);
+        GlobalsLock.lock(g);
+        return g;
+    }
+
+    /** {@link #create} before its globals are locked. */
+    private static Globals build(ScriptRun run, ScriptHook hook, List<byte[]> keys, List<byte[]> args,
+                                 FunctionRegistrar registrar) {
         Globals g = new Globals();
         g.load(new JseBaseLib());
         // luaj's libraries register themselves in package.loaded; the package library goes afterwards.
@@ -70,8 +78,29 @@ final class LuaSandbox {
             g.rawset("KEYS", array(keys));
             g.rawset("ARGV", array(args));
         }
-        GlobalsLock.lock(g);
         return g;
+    }
+
+    /** An FCALL's environment: its globals, and what to do once the library's body has run. */
+    record CallEnvironment(Globals globals, Runnable bodyDone) {
+    }
+
+    /**
+     * The environment of an FCALL, which runs the library's body again before the function:
+     * during the body {@code redis} also has {@code register_function} (collecting the
+     * callbacks into {@code registrar}); once it has run ({@link CallEnvironment#bodyDone}),
+     * the global {@code redis} is the run-time API without it, as the function sees it in
+     * Redis, and a {@code register_function} the body kept a reference to raises Redis's
+     * {@code can only be called on FUNCTION LOAD command}.
+     */
+    static CallEnvironment createForCall(ScriptRun run, ScriptHook hook, FunctionRegistrar registrar) {
+        Globals g = build(run, hook, null, null, registrar);
+        GlobalsLock.Locked locked = GlobalsLock.lock(g);
+        LuaTable runtime = RedisApi.create(run);
+        return new CallEnvironment(g, () -> {
+            registrar.close();
+            locked.replaceLibrary("redis", runtime);
+        });
     }
 
     /**
