@@ -55,25 +55,30 @@ final class StagedCollections {
         if (payload.length < SMALLEST_STAGED_PAYLOAD) {
             return null;
         }
-        KeyStore keys = server.keys();
-        RdbValue value;
-        long bytes;
+        // Decoding megabytes takes milliseconds: not on the caller's thread, which may be an event loop.
+        Database database = server.database();
+        return CompletableFuture.supplyAsync(() -> largeValue(server.keys(), payload, db), database.getExecutor())
+                .thenCompose(value -> {
+                    if (value == null) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    LargeValues large = server.largeValues();
+                    return large.stageObject(db, payload, elementCount(value), null, server.keys()::newObjectId,
+                            staged -> writeChunks(database, large, server.keys(), staged, value));
+                });
+    }
+
+    /** The collection the payload holds if it is too large for one transaction; null otherwise, or if RESTORE will refuse it. */
+    private static RdbValue largeValue(KeyStore keys, byte[] payload, int db) {
         try {
-            value = DumpRestoreCommands.decode(payload);
+            RdbValue value = DumpRestoreCommands.decode(payload);
             if (value instanceof RdbValue.StringValue) {
                 return null;
             }
-            bytes = RestoredValues.bytesToStore(keys, db, value);
+            return RestoredValues.bytesToStore(keys, db, value) > StringValues.MAX_IN_TRANSACTION ? value : null;
         } catch (RedisException refused) {
             return null;
         }
-        if (bytes <= StringValues.MAX_IN_TRANSACTION) {
-            return null;
-        }
-        LargeValues large = server.largeValues();
-        Database database = server.database();
-        return large.stageObject(db, payload, elementCount(value), null, keys::newObjectId,
-                staged -> writeChunks(database, large, keys, staged, value));
     }
 
     private static long elementCount(RdbValue value) {
