@@ -489,4 +489,19 @@ class SetCommandsTest extends SharedServerTestSupport {
         assertThatThrownBy(() -> jedis.sendCommand(Protocol.Command.valueOf(command[0]), args))
                 .isInstanceOf(JedisDataException.class).hasMessage(message);
     }
+
+    @Test
+    void oneSaddOfMoreMembersThanOneTransactionCanInternAddsThemAllAtOnce() {
+        // Redis's lazyfree unit starts with SADD of 100,000 members; 150,000 here, all new.
+        String[] members = new String[150_000];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = Integer.toString(i);
+        }
+        jedis.set("string", "x");
+        assertThatThrownBy(() -> jedis.sadd("string", members)).hasMessageStartingWith("WRONGTYPE");
+        assertThat(jedis.sadd("big", members)).isEqualTo(150_000);
+        assertThat(jedis.scard("big")).isEqualTo(150_000);
+        assertThat(jedis.sismember("big", "149999")).isTrue();
+        assertThat(jedis.sadd("big", members)).isZero(); // all there: counts nothing, as Redis
+    }
 }

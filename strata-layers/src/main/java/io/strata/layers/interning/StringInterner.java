@@ -79,7 +79,10 @@ import java.util.function.Function;
  *
  * <h2>Why one string never gets two IDs, and one ID never names two strings</h2>
  * <ul>
- *   <li><b>One string, one ID.</b> The forward key is read <em>serializably</em>. Suppose
+ *   <li><b>One string, one ID.</b> The forward key is read at snapshot, and one found absent
+ *       gets a read conflict on it — as a serializable read has; one found present needs none,
+ *       since a mapping is never deleted or rewritten (so an SADD of many members that are
+ *       already interned adds no read conflict ranges to its transaction). Suppose
  *       T1 and T2 both commit a mapping for string s, T1 first. If T1 committed after T2's
  *       read version, T2's read conflict range on s's forward key meets T1's write to it, and
  *       T2 fails with {@code not_committed}: contradiction. Otherwise T2 read a snapshot
@@ -435,7 +438,9 @@ public final class StringInterner {
                 ids[j] = cached;
             } else {
                 forwardKeys[j] = layout.forward(strings[j]);
-                reads[j] = tr.get(forwardKeys[j]); // serializable: the conflict the argument needs
+                // A snapshot read: a mapping found is immutable and needs no conflict; one found
+                // absent gets its read conflict below, as a serializable read would have.
+                reads[j] = tr.snapshot().get(forwardKeys[j]);
                 allDone &= reads[j].isDone();
             }
         }
@@ -451,6 +456,7 @@ public final class StringInterner {
                 }
                 byte[] value = reads[j].join();
                 if (value == null) {
+                    tr.addReadConflictKey(forwardKeys[j]); // the conflict the argument needs
                     missing[missingCount++] = j;
                 } else if (stamps == null) {
                     ids[j] = decodeId(value);
@@ -458,6 +464,7 @@ public final class StringInterner {
                     long id = decodeStamp(value);
                     if (id == NO_ID) {
                         // A committed mapping that never had an ID: replace it whole.
+                        tr.addReadConflictKey(forwardKeys[j]);
                         tr.clear(layout.stampedReverse(Bytes.bigEndian(value), u16(value, 8), u16(value, 10)));
                         missing[missingCount++] = j;
                     } else {

@@ -54,6 +54,8 @@ final class SetCommands {
 
     static void register(CommandTable t) {
         t.add("sadd", -3, "write denyoom fast", 1, 1, 1, "set", DATA, SetCommands::sadd);
+        // More members than one transaction can intern are interned before it runs.
+        t.stagesObjectOf("sadd", 2, PreInterning::stageSadd);
         t.add("srem", -3, "write fast", 1, 1, 1, "set", DATA, SetCommands::srem);
         t.add("smove", 4, "write fast", 1, 2, 1, "set", DATA, SetCommands::smove);
         t.add("scard", 2, "readonly fast", 1, 1, 1, "set", DATA, SetCommands::scard);
