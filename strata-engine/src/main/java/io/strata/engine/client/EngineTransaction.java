@@ -514,6 +514,11 @@ final class EngineTransaction extends TransactionOverloads {
     }
 
     @Override
+    public void addReadConflictKey(byte[] key) {
+        TransactionWrites.addReadConflictKey(this, key);
+    }
+
+    @Override
     public void addWriteConflictRange(byte[] begin, byte[] end) {
         TransactionWrites.addWriteConflictRange(this, begin, end);
     }

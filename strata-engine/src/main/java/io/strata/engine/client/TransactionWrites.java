@@ -39,6 +39,31 @@ final class TransactionWrites {
     private TransactionWrites() {
     }
 
+    /**
+     * {@code addReadConflictKey}: {@link #addReadConflictRange} of {@code [key, key\x00)} —
+     * the same checks, conflict and counted size — recorded as the key alone, as a point
+     * read's conflict is, without building the range (layers add single-key conflicts on
+     * their hot paths: the interner for each string it finds absent).
+     */
+    static void addReadConflictKey(EngineTransaction tx, byte[] key) {
+        synchronized (tx) {
+            KeyRules.requireArguments(key, key);
+            if (tx.voidCallBlocked()) {
+                return;
+            }
+            // The range's end is key\x00: past the readable keys exactly when the key is at or past their end.
+            if (ByteKeys.compare(key, tx.maxReadKey()) >= 0 && !Arrays.equals(key, ByteKeys.METADATA_VERSION_KEY)) {
+                tx.defer(FdbError.KEY_OUTSIDE_LEGAL_RANGE.exception());
+                return;
+            }
+            TransactionFootprint.addReadConflictKey(tx, key.clone(), tx.writes);
+            if (!tx.rywActive()) {
+                // Reads with read-your-writes disabled are not counted, but an explicit range is.
+                tx.approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
+            }
+        }
+    }
+
     /** {@code addReadConflictRange}: what own writes already answer is left out, as in RYW. */
     static void addReadConflictRange(EngineTransaction tx, byte[] begin, byte[] end) {
         synchronized (tx) {
