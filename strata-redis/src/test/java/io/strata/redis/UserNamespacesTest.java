@@ -43,6 +43,24 @@ class UserNamespacesTest {
     }
 
     @Test
+    void valuesTooLargeForOneTransactionAreStagedInTheUsersOwnKeyspace() {
+        byte[] big = new byte[12_000_000];
+        java.util.Arrays.fill(big, (byte) 'v');
+        String[] members = new String[20_000];
+        for (int i = 0; i < members.length; i++) {
+            members[i] = "m" + i;
+        }
+        try (Jedis alice = as("alice", "a"); Jedis dflt = server.jedis()) {
+            assertThat(alice.set("big".getBytes(), big)).isEqualTo("OK");
+            assertThat(alice.strlen("big")).isEqualTo(big.length);
+            assertThat(alice.copy("big", "copy", false)).isTrue();
+            assertThat(alice.strlen("copy")).isEqualTo(big.length);
+            assertThat(alice.sadd("set", members)).isEqualTo(members.length);
+            assertThat(dflt.exists("big", "copy", "set")).isZero();
+        }
+    }
+
+    @Test
     void eachUserSeesOnlyItsOwnKeys() {
         try (Jedis alice = as("alice", "a"); Jedis bob = as("bob", "b"); Jedis dflt = server.jedis()) {
             alice.set("k", "alice's");

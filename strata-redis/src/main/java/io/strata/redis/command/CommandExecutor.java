@@ -56,7 +56,7 @@ public final class CommandExecutor {
     public CommandExecutor(ServerContext server) {
         this.server = server;
         this.lanes = new CommandLanes(server, this);
-        this.staging = new ValueStaging(server::largeValues, server::commands, () -> server);
+        this.staging = new ValueStaging(server::commands);
     }
 
     /**
@@ -161,13 +161,13 @@ public final class CommandExecutor {
         long startNanos = System.nanoTime();
         CompletableFuture<Reply> result;
         if (spec.kind() == CommandSpec.Kind.DATA && !spec.has(CommandFlag.BLOCKING)) {
-            result = staging.around(List.<byte[][]>of(inv.args()), inv.db(), () -> {
+            result = staging.around(inv.server(), List.<byte[][]>of(inv.args()), inv.db(), () -> {
                 CommandLanes.Unit unit = new CommandLanes.Unit(List.of(inv));
                 lanes.submit(unit);
                 return unit.replies().thenApply(r -> r.get(0));
             });
         } else if (transaction != null) {
-            result = staging.around(transaction, session.db(), () -> inv.execute(null));
+            result = staging.around(inv.server(), transaction, session.db(), () -> inv.execute(null));
         } else {
             try {
                 // A BLOCKING command runs its own transactions while it waits (tr is null).
@@ -201,7 +201,7 @@ public final class CommandExecutor {
             args.add(inv.args());
         }
         long startNanos = System.nanoTime();
-        return staging.around(args, invocations.get(0).db(), () -> {
+        return staging.around(invocations.get(0).server(), args, invocations.get(0).db(), () -> {
             CommandLanes.Unit unit = new CommandLanes.Unit(invocations);
             lanes.submit(unit);
             return unit.replies();

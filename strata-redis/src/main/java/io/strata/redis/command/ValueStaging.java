@@ -35,29 +35,28 @@ final class ValueStaging {
             "setex", new ValuePositions(3, 0), "psetex", new ValuePositions(3, 0),
             "mset", new ValuePositions(2, 2), "msetnx", new ValuePositions(2, 2));
 
-    /** The server's, which exist once it has opened its keyspace (after this is built). */
-    private final Supplier<LargeValues> values;
+    /** The server's, which exists once it has registered its commands (after this is built). */
     private final Supplier<CommandTable> commands;
-    private final Supplier<ServerContext> server;
 
-    ValueStaging(Supplier<LargeValues> values, Supplier<CommandTable> commands, Supplier<ServerContext> server) {
-        this.values = values;
+    ValueStaging(Supplier<CommandTable> commands) {
         this.commands = commands;
-        this.server = server;
     }
 
     /**
      * Runs {@code work} once the large values among {@code requests} are staged in database
-     * {@code db}; releases them when it is done, before its result is passed on. Without
-     * large values, runs it at once.
+     * {@code db} of the keyspace of {@code server} (the requests' session's context); releases
+     * them when it is done, before its result is passed on. Without large values, runs it at
+     * once.
      */
-    <T> CompletableFuture<T> around(List<byte[][]> requests, int db, Supplier<CompletableFuture<T>> work) {
+    <T> CompletableFuture<T> around(ServerContext server, List<byte[][]> requests, int db, Supplier<CompletableFuture<T>> work) {
+        // The session's context: with --user-namespaces, its user's keyspace and staged values.
+        LargeValues values = server.largeValues();
         List<byte[][]> large = largeValues(requests);
         List<CompletableFuture<?>> staging = new ArrayList<>();
         for (byte[][] argumentAndValue : large) {
-            staging.add(values.get().stage(db, argumentAndValue[0], argumentAndValue[1]));
+            staging.add(values.stage(db, argumentAndValue[0], argumentAndValue[1]));
         }
-        stageObjects(requests, db, large, staging);
+        stageObjects(server, requests, db, large, staging);
         if (staging.isEmpty()) {
             return work.get();
         }
@@ -66,7 +65,7 @@ final class ValueStaging {
                 .handle((result, failure) -> {
                     List<CompletableFuture<Void>> releases = new ArrayList<>();
                     for (byte[][] argumentAndValue : large) {
-                        releases.add(values.get().release(argumentAndValue[0]));
+                        releases.add(values.release(argumentAndValue[0]));
                     }
                     return CompletableFuture.allOf(releases.toArray(new CompletableFuture[0]))
                             .handle((ignored, releaseFailure) -> null)
@@ -82,7 +81,8 @@ final class ValueStaging {
      * that are too large for one transaction ({@link CommandTable#stagesObjectOf}); adds each
      * staging to {@code staging} and its argument to {@code large}, so that it is released after.
      */
-    private void stageObjects(List<byte[][]> requests, int db, List<byte[][]> large, List<CompletableFuture<?>> staging) {
+    private void stageObjects(ServerContext server, List<byte[][]> requests, int db, List<byte[][]> large,
+                              List<CompletableFuture<?>> staging) {
         for (byte[][] args : requests) {
             String name = new String(args[0], StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
             Map.Entry<Integer, CommandTable.ObjectStager> stager = commands.get().objectStager(name);
@@ -90,7 +90,7 @@ final class ValueStaging {
                 continue;
             }
             byte[] argument = args[stager.getKey()];
-            CompletableFuture<?> staged = stager.getValue().stageIfLarge(server.get(), args, db);
+            CompletableFuture<?> staged = stager.getValue().stageIfLarge(server, args, db);
             if (staged != null) {
                 staging.add(staged);
                 large.add(new byte[][] {argument, null});
