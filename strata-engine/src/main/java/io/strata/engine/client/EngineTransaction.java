@@ -25,6 +25,7 @@ import io.strata.engine.util.ByteKeys;
 import io.strata.engine.version.VersionClock;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -119,6 +120,13 @@ final class EngineTransaction extends TransactionOverloads {
     /** What reads found in the store (RYW's snapshot cache); null until the first such read. */
     ReadCache readCache;
     final List<Mutation> mutations = new ArrayList<>();
+    /**
+     * Indices in {@link #mutations} of mutations a later set, clear or versionstamped value of
+     * the same key made dead; null until the first. The commit sends the others only: the
+     * dead ones would be applied and then overwritten within the same version, where no reader
+     * sees them (a lane of the Redis server sets one key hundreds of times in a transaction).
+     */
+    BitSet deadMutations;
     final ConflictRanges readConflicts = new ConflictRanges();
     final ConflictRanges writeConflicts = new ConflictRanges();
     final TransactionWatches watches;
@@ -396,6 +404,30 @@ final class EngineTransaction extends TransactionOverloads {
             readCache = new ReadCache();
         }
         return readCache;
+    }
+
+    /** Marks the mutation that made {@code replaced} (a write map entry a new write of its key replaced) dead. */
+    void overwrote(WriteMap.Entry replaced) {
+        if (replaced != null && replaced.mutation >= 0) {
+            if (deadMutations == null) {
+                deadMutations = new BitSet();
+            }
+            deadMutations.set(replaced.mutation);
+        }
+    }
+
+    /** The mutations the commit sends: all but the dead ones, in issue order. */
+    List<Mutation> liveMutations() {
+        if (deadMutations == null) {
+            return mutations;
+        }
+        List<Mutation> live = new ArrayList<>(mutations.size() - deadMutations.cardinality());
+        for (int i = 0; i < mutations.size(); i++) {
+            if (!deadMutations.get(i)) {
+                live.add(mutations.get(i));
+            }
+        }
+        return live;
     }
 
     /** The write map, ready to change: copied first if a waiting read still holds it. */
@@ -712,7 +744,10 @@ final class EngineTransaction extends TransactionOverloads {
             if (options.reportConflictingKeys) {
                 reads = TransactionSpecialKeys.reportableReads(reads, rywActive());
             }
-            request = new CommitRequest(rv, reads, writeConflicts, mutations);
+            request = new CommitRequest(rv, reads, writeConflicts, liveMutations());
+            if (deadMutations != null) {
+                request.countMutationsAs(mutations);
+            }
             if (options.reportConflictingKeys) {
                 request.reportConflictingKeys();
             }

@@ -130,8 +130,16 @@ final class TransactionFootprint {
         tx.approximateSize += CommitSize.RANGE_OVERHEAD + begin.length + end.length;
     }
 
-    static void recordWriteConflictKey(EngineTransaction tx, byte[] key) {
-        tx.writeConflicts.addKey(key);
+    /**
+     * Counts the write conflict range {@code [key, key\x00)} as every write counts it, and
+     * records it unless {@code record} is false: the transaction recorded it already, and RYW
+     * sends write conflicts coalesced, so the commit's size and the resolver see it once (with
+     * read-your-writes disabled, NativeAPI sends every range: callers then always record).
+     */
+    static void recordWriteConflictKey(EngineTransaction tx, byte[] key, boolean record) {
+        if (record) {
+            tx.writeConflicts.addKey(key);
+        }
         tx.conflictBytes += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
         tx.approximateSize += CommitSize.RANGE_OVERHEAD + 2L * key.length + 1;
     }
@@ -145,15 +153,15 @@ final class TransactionFootprint {
 
     /**
      * {@code clear(key)}: the mutation of {@code [key, end = key\x00)} and, if {@code conflict},
-     * its write conflict range. RYW clear(key) adds {@code sizeof(KeyRangeRef)}, not
+     * its write conflict range (counted, and recorded if {@code record}). RYW clear(key) adds {@code sizeof(KeyRangeRef)}, not
      * {@code sizeof(MutationRef)}, for the mutation; with {@code read_your_writes_disable} it
      * hands the clear to NativeAPI first and adds nothing.
      */
-    static void addClearOfKey(EngineTransaction tx, byte[] key, byte[] end, boolean conflict) {
+    static void addClearOfKey(EngineTransaction tx, byte[] key, byte[] end, boolean conflict, boolean record) {
         long reported = tx.approximateSize;
         addMutation(tx, new Mutation(Mutation.CLEAR_RANGE, key, end));
         if (conflict) {
-            recordWriteConflict(tx, key, end);
+            recordWriteConflictKey(tx, key, record);
         }
         long range = 2L * key.length + 1;
         tx.approximateSize = reported + (tx.rywActive()

@@ -145,10 +145,12 @@ final class TransactionWrites {
             }
             byte[] key = callersKey.clone();
             byte[] value = callersValue.clone();
-            tx.writesForUpdate().set(key, value);
+            boolean conflict = takeWriteConflictFlag(tx);
+            WriteMap.Entry replaced = tx.writesForUpdate().set(key, value, tx.mutations.size(), conflict);
             TransactionFootprint.addMutation(tx, new Mutation(Mutation.SET_VALUE, key, value));
-            if (takeWriteConflictFlag(tx)) {
-                TransactionFootprint.recordWriteConflictKey(tx, key);
+            tx.overwrote(replaced);
+            if (conflict) {
+                TransactionFootprint.recordWriteConflictKey(tx, key, WriteMap.conflictNeeded(replaced, true) || !tx.rywActive());
             }
             tx.watches.trigger(key, value);
         }
@@ -187,9 +189,11 @@ final class TransactionWrites {
             }
             key = key.clone();
             byte[] end = ByteKeys.keyAfter(key);
-            tx.writesForUpdate().clear(key);
+            boolean conflict = takeWriteConflictFlag(tx);
+            WriteMap.Entry replaced = tx.writesForUpdate().clear(key, tx.mutations.size(), conflict);
             tx.clearedRanges = true;
-            TransactionFootprint.addClearOfKey(tx, key, end, takeWriteConflictFlag(tx));
+            TransactionFootprint.addClearOfKey(tx, key, end, conflict, WriteMap.conflictNeeded(replaced, conflict) || !tx.rywActive());
+            tx.overwrote(replaced);
             tx.watches.trigger(key, end, null, true);
         }
     }
@@ -259,20 +263,22 @@ final class TransactionWrites {
             boolean stampedKey = code == Mutation.SET_VERSIONSTAMPED_KEY;
             boolean stampedValue = code == Mutation.SET_VERSIONSTAMPED_VALUE;
             boolean addConflict = takeWriteConflictFlag(tx);
+            int index = tx.mutations.size();
             if (stampedKey) {
                 // The final key is unknown until commit: reads of where it may land are unreadable,
                 // and there is no write conflict range for it.
                 byte[][] range = KeyRules.possibleStampedKeys(key, tx.readVersion, tx.maxReadKey());
                 tx.writesForUpdate().addUnreadableRange(range[0], range[1]);
             } else if (stampedValue) {
-                tx.writesForUpdate().setVersionstampedValue(key);
+                WriteMap.Entry replaced = tx.writesForUpdate().setVersionstampedValue(key, index, addConflict);
+                tx.overwrote(replaced);
                 if (addConflict) {
-                    TransactionFootprint.recordWriteConflict(tx, key, ByteKeys.keyAfter(key));
+                    TransactionFootprint.recordWriteConflictKey(tx, key, WriteMap.conflictNeeded(replaced, true) || !tx.rywActive());
                 }
             } else {
-                tx.writesForUpdate().atomic(code, key, param);
+                boolean record = tx.writesForUpdate().atomic(code, key, param, index, addConflict);
                 if (addConflict) {
-                    TransactionFootprint.recordWriteConflict(tx, key, ByteKeys.keyAfter(key));
+                    TransactionFootprint.recordWriteConflictKey(tx, key, record || !tx.rywActive());
                 }
             }
             TransactionFootprint.addMutation(tx, new Mutation(code, key, param));

@@ -34,15 +34,32 @@ final class WriteMap {
         final byte[] value;
         /** For DEPENDENT: atomic operations (code, param) in order. */
         final List<Mutation> ops;
+        /**
+         * Where, in the transaction's mutations, a mutation of exactly this key sits (the one
+         * that made this entry), or -1: a later set, clear or versionstamped value of the key
+         * makes that mutation dead ({@link EngineTransaction#overwrote}).
+         */
+        final int mutation;
+        /**
+         * Whether the transaction has recorded this key's single-key write conflict range since
+         * the key got an entry: a later write of the key need not record it again (RYW keeps
+         * write conflicts coalesced; a batch of a thousand sets of one key sends one range).
+         * A fact about the transaction that never becomes false, so it may be set on an entry
+         * an older copy of the map shares.
+         */
+        boolean conflictRecorded;
 
-        private Entry(Kind kind, byte[] value, List<Mutation> ops) {
+        private Entry(Kind kind, byte[] value, List<Mutation> ops, int mutation) {
             this.kind = kind;
             this.value = value;
             this.ops = ops;
+            this.mutation = mutation;
         }
 
-        static Entry known(byte[] value) {
-            return new Entry(Kind.KNOWN, value, null);
+        private Entry copyDependent() {
+            Entry c = new Entry(Kind.DEPENDENT, null, new ArrayList<>(ops), mutation);
+            c.conflictRecorded = conflictRecorded;
+            return c;
         }
 
         /** Applies the pending atomic operations to the stored value. */
@@ -54,8 +71,6 @@ final class WriteMap {
             return v;
         }
     }
-
-    private static final Entry UNREADABLE = new Entry(Kind.UNREADABLE, null, null);
 
     private WrittenKeys<Entry> entries = new WrittenKeys<>();
     /** Disjoint cleared intervals, begin -> end. */
@@ -70,7 +85,7 @@ final class WriteMap {
      */
     WriteMap copy() {
         WriteMap c = new WriteMap();
-        c.entries = entries.copy(v -> v.kind == Kind.DEPENDENT ? new Entry(Kind.DEPENDENT, null, new ArrayList<>(v.ops)) : v);
+        c.entries = entries.copy(v -> v.kind == Kind.DEPENDENT ? v.copyDependent() : v);
         c.cleared.putAll(cleared);
         c.unreadable.putAll(unreadable);
         return c;
@@ -80,12 +95,34 @@ final class WriteMap {
         return entries.isEmpty() && cleared.isEmpty() && unreadable.isEmpty();
     }
 
-    void set(byte[] key, byte[] value) {
-        entries.put(key, Entry.known(value));
+    /**
+     * Records a set of {@code key}, the transaction's mutation number {@code mutation}, which
+     * records the key's write conflict if {@code conflict}; returns the entry it replaced, or
+     * null.
+     */
+    Entry set(byte[] key, byte[] value, int mutation, boolean conflict) {
+        return put(key, new Entry(Kind.KNOWN, value, null, mutation), conflict);
     }
 
-    void clear(byte[] key) {
-        entries.put(key, Entry.known(null));
+    /** {@link #set} for {@code clear(key)}. */
+    Entry clear(byte[] key, int mutation, boolean conflict) {
+        return put(key, new Entry(Kind.KNOWN, null, null, mutation), conflict);
+    }
+
+    /** {@link #set} for a versionstamped value, which is unreadable until commit. */
+    Entry setVersionstampedValue(byte[] key, int mutation, boolean conflict) {
+        return put(key, new Entry(Kind.UNREADABLE, null, null, mutation), conflict);
+    }
+
+    /** Whether a write of a key with entry {@code e} (null: none) must record the key's write conflict. */
+    static boolean conflictNeeded(Entry e, boolean conflict) {
+        return conflict && (e == null || !e.conflictRecorded);
+    }
+
+    private Entry put(byte[] key, Entry e, boolean conflict) {
+        Entry previous = entries.put(key, e);
+        e.conflictRecorded = conflict || previous != null && previous.conflictRecorded;
+        return previous;
     }
 
     void clearRange(byte[] begin, byte[] end) {
@@ -108,33 +145,43 @@ final class WriteMap {
         unreadable.subMap(begin, true, end, false).entrySet().removeIf(r -> ByteKeys.compare(r.getValue(), end) <= 0);
     }
 
-    void atomic(int code, byte[] key, byte[] param) {
+    /**
+     * Records atomic operation {@code code} on {@code key}, the transaction's mutation number
+     * {@code mutation}, which records the key's write conflict if {@code conflict}; returns
+     * whether the caller must record that range (see {@link #conflictNeeded}).
+     */
+    boolean atomic(int code, byte[] key, byte[] param, int mutation, boolean conflict) {
         Entry e = entries.get(key);
         if (e == null) {
+            Entry made;
             if (isCleared(key)) {
-                entries.put(key, Entry.known(AtomicOps.apply(code, null, param)));
+                made = new Entry(Kind.KNOWN, AtomicOps.apply(code, null, param), null, mutation);
             } else {
                 List<Mutation> ops = new ArrayList<>(2);
                 ops.add(new Mutation(code, key, param));
-                entries.put(key, new Entry(Kind.DEPENDENT, null, ops));
+                made = new Entry(Kind.DEPENDENT, null, ops, mutation);
             }
-            return;
+            made.conflictRecorded = conflict;
+            entries.put(key, made);
+            return conflict;
         }
+        boolean needed = conflictNeeded(e, conflict);
         switch (e.kind) {
             case KNOWN:
-                entries.put(key, Entry.known(AtomicOps.apply(code, e.value, param)));
+                put(key, new Entry(Kind.KNOWN, AtomicOps.apply(code, e.value, param), null, mutation), conflict);
                 break;
             case DEPENDENT:
+                // In place: copies do not share dependent entries. Its mutation stays the first
+                // operation's; a later set makes only that one dead, which is all it needs to.
                 e.ops.add(new Mutation(code, key, param));
+                e.conflictRecorded |= conflict;
                 break;
             default:
                 // An operation on a versionstamped value stays unreadable until commit.
+                e.conflictRecorded |= conflict;
                 break;
         }
-    }
-
-    void setVersionstampedValue(byte[] key) {
-        entries.put(key, UNREADABLE);
+        return needed;
     }
 
     void addUnreadableRange(byte[] begin, byte[] end) {

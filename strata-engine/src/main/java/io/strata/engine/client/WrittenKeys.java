@@ -42,9 +42,12 @@ final class WrittenKeys<V> {
         return keys[i] == null ? null : (V) values[i];
     }
 
-    void put(byte[] key, V value) {
+    /** Maps {@code key} to {@code value}; returns the value it replaced, or null. */
+    @SuppressWarnings("unchecked")
+    V put(byte[] key, V value) {
         int hash = ByteKeys.hash(key);
         int i = slotOf(key, hash);
+        V previous = (V) values[i];
         if (keys[i] == null) {
             if ((size + 1) * 2 > keys.length) {
                 grow();
@@ -58,6 +61,7 @@ final class WrittenKeys<V> {
         if (sorted != null) {
             sorted.put(key, value);
         }
+        return previous;
     }
 
     /** Removes every entry in {@code [begin, end)}. */

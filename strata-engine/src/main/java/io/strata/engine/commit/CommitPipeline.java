@@ -396,9 +396,14 @@ public final class CommitPipeline implements AutoCloseable {
                 req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
                 continue;
             }
-            mutationCount += req.mutations.size();
-            for (Mutation m : req.mutations) {
-                mutationBytes += m.size();
+            if (req.countedMutations >= 0) {
+                mutationCount += req.countedMutations;
+                mutationBytes += req.countedMutationBytes;
+            } else {
+                mutationCount += req.mutations.size();
+                for (Mutation m : req.mutations) {
+                    mutationBytes += m.size();
+                }
             }
             ConflictRanges writes = req.writeConflicts;
             for (int i = 0; i < writes.size(); i++) {

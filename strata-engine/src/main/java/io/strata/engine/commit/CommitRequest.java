@@ -19,6 +19,13 @@ public final class CommitRequest {
     final ConflictRanges writeConflicts;
     final List<Mutation> mutations;
     final CompletableFuture<CommitResult> result = new CompletableFuture<>();
+    /**
+     * What the status counters count for this request, when it differs from {@link #mutations}:
+     * the transaction's mutations as issued, of which the request carries only those no later
+     * write of the same key overwrote. -1: count {@link #mutations}.
+     */
+    int countedMutations = -1;
+    long countedMutationBytes;
     /** Set by the sequencer when accepted: the last two bytes of the versionstamp. */
     int orderInBatch;
     /** Set by the sequencer: where this request's plain sets begin in the batch's key hashes. */
@@ -124,6 +131,19 @@ public final class CommitRequest {
      */
     public int[] conflictingReadRanges() {
         return conflictingReads == null ? null : conflictingReads.clone();
+    }
+
+    /**
+     * Has the status counters count {@code issued} — the transaction's mutations as issued,
+     * FoundationDB's proxies count every one — for this request, which carries fewer.
+     */
+    public void countMutationsAs(List<Mutation> issued) {
+        long bytes = 0;
+        for (Mutation m : issued) {
+            bytes += m.size();
+        }
+        countedMutations = issued.size();
+        countedMutationBytes = bytes;
     }
 
     /** The read conflict ranges this request was built with. */
