@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +25,10 @@ import java.util.TreeMap;
 public final class CommandTable {
     private final Map<String, CommandSpec> byName = new TreeMap<>();
     private final Map<String, Map<String, CommandSpec>> subcommands = new TreeMap<>();
-    private final Map<String, StagedArgument> stagedArguments = new TreeMap<>();
+    /** {@link #byName} and each container's subcommands again, for lookups by a request's bytes. */
+    private final CommandNames<CommandSpec> byRequestName = new CommandNames<>();
+    private final Map<String, CommandNames<CommandSpec>> subcommandsByRequestName = new HashMap<>();
+    private final Map<String, StagedArgument> stagedArguments = new HashMap<>();
 
     /**
      * An argument of a command that stands for a string value which may be too large for one
@@ -61,7 +65,7 @@ public final class CommandTable {
         java.util.concurrent.CompletableFuture<?> stageIfLarge(ServerContext server, byte[][] args, int db);
     }
 
-    private final Map<String, Map.Entry<Integer, ObjectStager>> objectStagers = new TreeMap<>();
+    private final Map<String, Map.Entry<Integer, ObjectStager>> objectStagers = new HashMap<>();
 
     /** Declares that {@code command}'s argument {@code position} may stand for a value {@code stager} stages. */
     public void stagesObjectOf(String command, int position, ObjectStager stager) {
@@ -78,6 +82,7 @@ public final class CommandTable {
         if (byName.putIfAbsent(spec.name(), spec) != null) {
             throw new IllegalStateException("command registered twice: " + spec.name());
         }
+        byRequestName.put(spec.name(), spec);
     }
 
     /**
@@ -104,6 +109,7 @@ public final class CommandTable {
             throw new io.strata.redis.protocol.RedisException(unknownSubcommand(inv.arg(0), inv.arg(1)));
         });
         subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+        subcommandsByRequestName.put(name.toLowerCase(Locale.ROOT), new CommandNames<>());
     }
 
     /**
@@ -113,6 +119,7 @@ public final class CommandTable {
     public void addContainer(String name, int arity, String flags, String types, CommandSpec.Kind kind, CommandHandler alone) {
         add(name, arity, flags, 0, 0, 0, types, kind, alone);
         subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
+        subcommandsByRequestName.put(name.toLowerCase(Locale.ROOT), new CommandNames<>());
     }
 
     /**
@@ -131,6 +138,7 @@ public final class CommandTable {
         if (subs.putIfAbsent(sub.toLowerCase(Locale.ROOT), spec) != null) {
             throw new IllegalStateException("subcommand registered twice: " + spec.name());
         }
+        subcommandsByRequestName.get(parent.toLowerCase(Locale.ROOT)).put(sub.toLowerCase(Locale.ROOT), spec);
     }
 
     /** Whether {@code name} is a container command. */
@@ -151,10 +159,11 @@ public final class CommandTable {
      */
     public CommandSpec resolve(byte[][] args) {
         CommandSpec spec = lookup(args[0]);
-        if (spec == null || args.length < 2 || !subcommands.containsKey(spec.name())) {
+        if (spec == null || args.length < 2) {
             return spec;
         }
-        return subcommands.get(spec.name()).get(lowerAscii(args[1]));
+        CommandNames<CommandSpec> subs = subcommandsByRequestName.get(spec.name());
+        return subs == null ? spec : subs.get(args[1]);
     }
 
     /** The command or subcommand by its full name ({@code config|get}), or null. */
@@ -230,10 +239,7 @@ public final class CommandTable {
 
     /** The command named by a request's first argument (any case), or null. */
     public CommandSpec lookup(byte[] name) {
-        if (name.length > 32) {
-            return null;
-        }
-        return byName.get(lowerAscii(name));
+        return name.length > 32 ? null : byRequestName.get(name);
     }
 
     public CommandSpec lookup(String name) {
@@ -246,15 +252,6 @@ public final class CommandTable {
 
     public int size() {
         return byName.size();
-    }
-
-    private static String lowerAscii(byte[] b) {
-        char[] c = new char[b.length];
-        for (int i = 0; i < b.length; i++) {
-            int x = b[i] & 0xff;
-            c[i] = (char) (x >= 'A' && x <= 'Z' ? x + 32 : x);
-        }
-        return new String(c);
     }
 
     /** The name as Redis prints it in errors: the bytes as sent. */

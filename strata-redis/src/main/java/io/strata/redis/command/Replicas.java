@@ -20,6 +20,6 @@ public final class Replicas {
 
     /** Whether writes are refused now: a replica count is required, and this server has none. */
     public static boolean tooFewForWrites(ServerSettings settings) {
-        return settings.getLong("min-replicas-to-write") > 0 && settings.getLong("min-replicas-max-lag") > 0;
+        return settings.replicasRequired();
     }
 }

@@ -84,8 +84,8 @@ final class ValueStaging {
     private void stageObjects(ServerContext server, List<byte[][]> requests, int db, List<byte[][]> large,
                               List<CompletableFuture<?>> staging) {
         for (byte[][] args : requests) {
-            String name = new String(args[0], StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
-            Map.Entry<Integer, CommandTable.ObjectStager> stager = commands.get().objectStager(name);
+            CommandSpec spec = commands.get().lookup(args[0]);
+            Map.Entry<Integer, CommandTable.ObjectStager> stager = spec == null ? null : commands.get().objectStager(spec.name());
             if (stager == null || stager.getKey() >= args.length) {
                 continue;
             }

@@ -44,6 +44,7 @@ public final class ServerSettings {
     private volatile RespLimits limits;
     private volatile long slowlogSlowerThan;
     private volatile long slowlogMaxLength;
+    private volatile boolean replicasRequired;
 
     /**
      * Settings from the server's start-up configuration: Redis's defaults, then the core
@@ -111,6 +112,14 @@ public final class ServerSettings {
     /** {@code slowlog-log-slower-than}, read on every command without a lookup. */
     public long slowlogSlowerThan() {
         return slowlogSlowerThan;
+    }
+
+    /**
+     * Whether {@code min-replicas-to-write} and {@code min-replicas-max-lag} are both above 0,
+     * read on every command without a lookup ({@link io.strata.redis.command.Replicas}).
+     */
+    public boolean replicasRequired() {
+        return replicasRequired;
     }
 
     /** {@code slowlog-max-len}. */
@@ -299,6 +308,8 @@ public final class ServerSettings {
                 Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces);
         slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
         slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
+        replicasRequired = Long.parseLong(values.get("min-replicas-to-write")) > 0
+                && Long.parseLong(values.get("min-replicas-max-lag")) > 0;
         limits = RespLimits.REDIS_DEFAULTS.withMaxBulkBytes(Long.parseLong(values.get("proto-max-bulk-len")))
                 .withMaxQueryBytes(Long.parseLong(values.get("client-query-buffer-limit")));
     }
