@@ -7,6 +7,7 @@ import io.strata.bench.redis.RedisBenchmark;
 import io.strata.bench.redis.RedisPeer;
 import io.strata.bench.redis.SetAlgebraRun;
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.server.LeakDetection;
 import io.strata.redis.server.RedisServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,6 +76,7 @@ public final class BenchRedisCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        LeakDetection.offUnlessConfigured();
         List<String> missing = RedisPeer.missingPrograms();
         if (!missing.isEmpty()) {
             System.err.println("strata bench redis: " + String.join(", ", missing) + " not found on the PATH; it needs Redis 7.0 "

@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import io.strata.Strata;
 import io.strata.cli.ClusterDatabase;
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.server.LeakDetection;
 import io.strata.redis.server.RedisServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,6 +56,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        LeakDetection.offUnlessConfigured();
         int choices = (memory ? 1 : 0) + (dir != null ? 1 : 0) + (clusterFile != null ? 1 : 0);
         if (choices > 1) {
             System.err.println("strata serve redis: choose one of --dir, --memory, --cluster-file");
