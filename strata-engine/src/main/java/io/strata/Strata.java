@@ -58,6 +58,8 @@ public final class Strata {
     public static final class Builder {
         private FaultPolicy faults = FaultPolicy.none();
         private LatencyModel latency = LatencyModel.none();
+        /** -1: the engine's default. */
+        private long memoryLimit = -1;
         private Executor executor;
         private LongSupplier nanoTime = System::nanoTime;
         private Durability durability = Durability.FSYNC;
@@ -115,7 +117,31 @@ public final class Strata {
          * handles on one engine ({@link EngineDatabase#handle}); the caller closes it.
          */
         public Engine inMemoryEngine() {
-            return new Engine(faults, latency, nanoTime);
+            return limited(new Engine(faults, latency, nanoTime));
+        }
+
+        /**
+         * The most the store may take on the Java heap (keys, values, the versions of the
+         * 5-second window and the objects holding them, as the engine estimates them), 0 for
+         * no limit; by default 60% of the heap's maximum. Past it, a commit that writes
+         * anything but clears fails with {@code storage_quota_exceeded} (1225), as a
+         * FoundationDB tenant over its storage quota does — commits that clear still go through
+         * (with up to 1 KiB of other writes per clear, a layer's bookkeeping), so space can be
+         * freed — rather than the process ending in an {@code OutOfMemoryError}.
+         */
+        public Builder memoryLimit(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("memory limit must be 0 (none) or positive, got " + bytes);
+            }
+            this.memoryLimit = bytes;
+            return this;
+        }
+
+        private Engine limited(Engine engine) {
+            if (memoryLimit >= 0) {
+                engine.pipeline().memoryLimit(memoryLimit);
+            }
+            return engine;
         }
 
         /** When commits are acknowledged relative to the disk (default {@link Durability#FSYNC}). */
@@ -168,7 +194,7 @@ public final class Strata {
             }
             Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), opened.lock());
             engine.runAlongside(new Checkpointer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes));
-            return engine;
+            return limited(engine);
         }
     }
 }

@@ -121,6 +121,11 @@ public final class CommitPipeline implements AutoCloseable {
 
     private volatile long visibleVersion;
     private volatile boolean closed;
+    /**
+     * The most the store may take on the heap ({@link VersionedStore#bytes}); past it, commits
+     * that write anything but clears fail with {@code storage_quota_exceeded} (1225). 0: none.
+     */
+    private volatile long memoryLimit = defaultMemoryLimit();
     /** Guarded by {@code leadership}. */
     private long lastPruneVersion;
     /** The batch being run, reused. Guarded by {@code leadership}. */
@@ -156,6 +161,43 @@ public final class CommitPipeline implements AutoCloseable {
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
+    }
+
+    /** Bytes of other writes each clear may carry past the memory limit (see {@link #memoryLimit(long)}). */
+    public static final long WRITES_PER_CLEAR_WHEN_FULL = 1024;
+
+    /** The fraction of the Java heap the store may take by default (see {@link #memoryLimit(long)}). */
+    public static final double DEFAULT_MEMORY_FRACTION = 0.6;
+
+    /**
+     * {@link #DEFAULT_MEMORY_FRACTION} of the heap's maximum, or 0 (no limit) when the JVM has
+     * none: the rest is left to what is not the store — transactions in flight, the conflict
+     * window, caches, the young generation — so that a full store refuses commits instead of
+     * ending the process with an {@code OutOfMemoryError}.
+     */
+    static long defaultMemoryLimit() {
+        long max = Runtime.getRuntime().maxMemory();
+        return max == Long.MAX_VALUE ? 0 : (long) (max * DEFAULT_MEMORY_FRACTION);
+    }
+
+    /**
+     * Sets the most the store may take on the heap, as {@link VersionedStore#bytes} estimates
+     * it (0: no limit). Past it, a commit that writes anything but clears fails with
+     * {@code storage_quota_exceeded} (1225, not retryable), as a FoundationDB tenant over its
+     * storage quota does; commits that clear still go through, with up to
+     * {@link #WRITES_PER_CLEAR_WHEN_FULL} bytes of other writes per clear, so space can be
+     * freed, and reads are unaffected. Any thread; applies from the next batch.
+     */
+    public void memoryLimit(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("memory limit must be 0 (none) or positive, got " + bytes);
+        }
+        memoryLimit = bytes;
+    }
+
+    /** The limit {@link #memoryLimit(long)} set (or the default); 0: none. */
+    public long memoryLimit() {
+        return memoryLimit;
     }
 
     /** The newest version whose batch is completely applied: the read version new transactions get. */
@@ -391,6 +433,11 @@ public final class CommitPipeline implements AutoCloseable {
                 req.result.completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
                 continue;
             }
+            FDBException full = overMemoryLimit(req);
+            if (full != null) {
+                req.result.completeExceptionally(full);
+                continue;
+            }
             if (req.reportsConflictingKeys() ? conflictsReporting(req) : conflicts(req)) {
                 counters.addRefused(1, 0);
                 req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
@@ -424,6 +471,7 @@ public final class CommitPipeline implements AutoCloseable {
             return;
         }
         visibleVersion = version;
+        store.publishBytes();
         counters.addCommitted(done == null ? 0 : done.size(), mutationCount, mutationBytes);
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
             store.pruneBefore(oldestReadable);
@@ -449,6 +497,41 @@ public final class CommitPipeline implements AutoCloseable {
                 completions.execute(complete);
             }
         }
+    }
+
+    /**
+     * The error refusing {@code req} because the store is past its memory limit and the
+     * request would add to it; null when it may commit. A request that clears may carry up to
+     * {@link #WRITES_PER_CLEAR_WHEN_FULL} bytes of other writes per clear — the bookkeeping a
+     * layer does when it deletes (a change stamp, a count, an index entry) — so that deleting
+     * frees space on a full database; nothing else is let through.
+     */
+    private FDBException overMemoryLimit(CommitRequest req) {
+        long limit = memoryLimit;
+        long used = store.bytesNow();
+        if (limit == 0 || used <= limit) {
+            return null;
+        }
+        long clears = 0;
+        long written = 0;
+        for (Mutation m : req.mutations) {
+            if (m.type() == Mutation.CLEAR_RANGE) {
+                clears++;
+            } else {
+                written += m.size();
+            }
+        }
+        if (written == 0 || written <= clears * WRITES_PER_CLEAR_WHEN_FULL) {
+            return null;
+        }
+        return FdbError.STORAGE_QUOTA_EXCEEDED.exception("the database holds about " + mebibytes(used)
+                + ", past its memory limit of " + mebibytes(limit) + "; clear data, or raise the limit "
+                + "(Strata.builder().memoryLimit; by default " + Math.round(DEFAULT_MEMORY_FRACTION * 100)
+                + "% of the Java heap)");
+    }
+
+    private static String mebibytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
     }
 
     /**

@@ -43,6 +43,11 @@ final class VersionChain extends VersionNode {
         return null;
     }
 
+    /** The newest node (the chain itself until a second write); writer only. */
+    VersionNode newest() {
+        return head;
+    }
+
     byte[] latestValue() {
         return head.value();
     }

@@ -83,6 +83,15 @@ public final class VersionedStore {
     @SuppressWarnings("unused")
     private int prefetchSink;
 
+    /**
+     * Writer-owned: the heap the store's keys, values and nodes take, as {@link HeapSizes}
+     * estimates it — every version in the window and the newest one of every present key or
+     * recent tombstone. Read by the writer ({@code CommitPipeline}'s memory limit); others
+     * read it through {@link #bytes()}, which may lag.
+     */
+    private long bytes;
+    private volatile long bytesPublished;
+
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
     /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
     private volatile long pinned = Long.MAX_VALUE;
@@ -120,9 +129,42 @@ public final class VersionedStore {
             // Its first write has nothing older to prune and is not a tombstone, so it needs
             // no pruning entry: the chain leaves the window by its later writes' entries.
             sorted.insert(chain);
+            bytes += HeapSizes.CHAIN + HeapSizes.array(key.length) + chain.valueHeapBytes();
         } else {
-            dirty.add(chain, chain.write(version, value));
+            write(chain, version, value);
         }
+    }
+
+    /** A later write of {@code chain}'s key, with its pruning entry and what it adds to {@link #bytes}. */
+    private void write(VersionChain chain, long version, byte[] value) {
+        VersionNode replaced = chain.newest();
+        if (replaced.version == version) {
+            // A second write in the same batch: the node it replaces is gone (the chain, when
+            // it is that node, stays as the key's entry but drops its value).
+            bytes -= replaced.valueHeapBytes() + (replaced == chain ? 0 : HeapSizes.NODE);
+        }
+        VersionNode n = chain.write(version, value);
+        dirty.add(chain, n);
+        bytes += HeapSizes.NODE + n.valueHeapBytes();
+    }
+
+    /**
+     * What the store takes on the heap, estimated (see {@link HeapSizes}): keys, values, the
+     * versions of the MVCC window and the objects holding them. As of the last
+     * {@link #publishBytes}; any thread.
+     */
+    public long bytes() {
+        return bytesPublished;
+    }
+
+    /** The current {@link #bytes()}, for the writer. */
+    public long bytesNow() {
+        return bytes;
+    }
+
+    /** Makes {@link #bytes()} current; writer only, once per batch. */
+    public void publishBytes() {
+        bytesPublished = bytes;
     }
 
     /**
@@ -148,7 +190,7 @@ public final class VersionedStore {
     public void clear(byte[] key, long version) {
         VersionChain chain = index.get(key);
         if (chain != null && !chain.latestIsTombstone()) {
-            dirty.add(chain, chain.write(version, null));
+            write(chain, version, null);
         }
     }
 
@@ -168,7 +210,7 @@ public final class VersionedStore {
             for (Iterator<VersionChain> it = sorted.ascending(walkFrom, end); it.hasNext(); ) {
                 VersionChain chain = it.next();
                 if (!chain.latestIsTombstone()) {
-                    dirty.add(chain, chain.write(version, null));
+                    write(chain, version, null);
                 }
             }
         }
@@ -207,10 +249,19 @@ public final class VersionedStore {
         oldestReadableVersion = floor;
         while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
             VersionChain chain = dirty.oldestChain();
-            if (chain.pruneAfter(dirty.oldestNode())) {
+            VersionNode node = dirty.oldestNode();
+            // What the cut frees: the one node behind this one (see VersionChain.pruneAfter) —
+            // the chain's own first node only gives up its value — and this entry's node when
+            // a same-batch write replaced it (counted out then).
+            VersionNode behind = node.replaced ? null : node.next;
+            if (behind != null) {
+                bytes -= behind.valueHeapBytes() + (behind == chain ? 0 : HeapSizes.NODE);
+            }
+            if (chain.pruneAfter(node)) {
                 // Only this chain, if it is still the key's: removal is by identity.
                 sorted.remove(chain);
                 index.remove(chain);
+                bytes -= HeapSizes.CHAIN + HeapSizes.array(chain.key.length) + HeapSizes.NODE;
             }
             dirty.removeOldest();
         }
