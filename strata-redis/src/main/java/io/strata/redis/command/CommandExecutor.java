@@ -406,6 +406,11 @@ public final class CommandExecutor {
     }
 
     /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */
+    /** FoundationDB's {@code storage_quota_exceeded}: the database (or tenant) is full. */
+    static final int STORAGE_QUOTA_EXCEEDED = 1225;
+    /** Redis's {@code shared.oomerr}. */
+    public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+
     public Reply errorReply(Throwable error) {
         Throwable cause = unwrap(error);
         if (cause instanceof RedisException) {
@@ -413,6 +418,11 @@ public final class CommandExecutor {
         }
         if (cause instanceof FDBException) {
             FDBException f = (FDBException) cause;
+            if (f.getCode() == STORAGE_QUOTA_EXCEEDED) {
+                // The database refuses writes while it is full (on Strata's engine: past its
+                // memory limit), as Redis past maxmemory does under noeviction.
+                return Reply.error(OOM);
+            }
             return Reply.error("ERR database error " + f.getCode() + ": " + f.getMessage());
         }
         return Reply.error("ERR " + cause);

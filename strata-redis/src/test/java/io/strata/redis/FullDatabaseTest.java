@@ -1,0 +1,54 @@
+package io.strata.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.apple.foundationdb.Database;
+import io.strata.Strata;
+import io.strata.redis.command.RedisConfig;
+import io.strata.redis.server.RedisServer;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/**
+ * A database that refuses writes because it is full (Strata's engine past its memory limit:
+ * {@code storage_quota_exceeded}) answers writes with Redis's OOM error, as Redis past
+ * {@code maxmemory} does under {@code noeviction}; reads and deletes go on, so a client can
+ * free space.
+ */
+class FullDatabaseTest {
+    private static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    private static final int VALUE = 20_000;
+
+    @Test
+    void writesGetOomWhileReadsAndDeletesGoOn() throws Exception {
+        try (Database db = Strata.builder().memoryLimit(1 << 20).inMemory()) {
+            RedisServer server = RedisServer.start(db, RedisConfig.defaults().withPort(0));
+            try (Jedis jedis = new Jedis("127.0.0.1", server.port(), 10_000)) {
+                String value = "v".repeat(VALUE);
+                int written = 0;
+                JedisDataException refused = null;
+                while (refused == null && written < 500) {
+                    try {
+                        jedis.set("key:" + written, value);
+                        written++;
+                    } catch (JedisDataException e) {
+                        refused = e;
+                    }
+                }
+                assertThat(refused).isNotNull().hasMessage(OOM);
+                assertThat(written).isBetween(10, 60);
+                assertThat(jedis.get("key:0")).isEqualTo(value);
+                assertThatThrownBy(() -> jedis.rpush("list", "x")).hasMessage(OOM);
+                assertThatThrownBy(() -> jedis.incr("counter")).hasMessage(OOM);
+                assertThat(jedis.del("key:0", "key:1")).isEqualTo(2);
+                assertThat(jedis.exists("key:0")).isFalse();
+                assertThat(jedis.flushDB()).isEqualTo("OK");
+                assertThat(jedis.dbSize()).isZero();
+            } finally {
+                server.close();
+            }
+        }
+    }
+}
