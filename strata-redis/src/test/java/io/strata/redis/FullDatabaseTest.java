@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.apple.foundationdb.Database;
 import io.strata.Strata;
+import io.strata.engine.client.EngineDatabase;
+import io.strata.engine.commit.CommitPipeline;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.RedisServer;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -46,6 +50,40 @@ class FullDatabaseTest {
                 assertThat(jedis.exists("key:0")).isFalse();
                 assertThat(jedis.flushDB()).isEqualTo("OK");
                 assertThat(jedis.dbSize()).isZero();
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    @Test
+    void maxmemoryGovernsTheDatabasesLimitWhenTheServerIsGivenIt() throws Exception {
+        try (Database db = Strata.inMemory()) {
+            CommitPipeline pipeline = ((EngineDatabase) db).engine().pipeline();
+            long engineDefault = pipeline.memoryLimit();
+            List<Long> applied = new ArrayList<>();
+            RedisServer server = RedisServer.start(db, RedisConfig.defaults().withPort(0));
+            server.applyMaxmemoryTo(bytes -> {
+                applied.add(bytes);
+                pipeline.memoryLimit(bytes > 0 ? bytes : engineDefault);
+            }, pipeline::isFull);
+            try (Jedis jedis = new Jedis("127.0.0.1", server.port(), 10_000)) {
+                jedis.set("before", "v");
+                assertThat(jedis.configSet("maxmemory", "1")).isEqualTo("OK");
+                assertThatThrownBy(() -> jedis.set("after", "v")).hasMessage(OOM);
+                // Rejected before running, as Redis rejects denyoom commands past maxmemory.
+                assertThat(jedis.info("commandstats")).contains("cmdstat_set:calls=1,", "rejected_calls=1,");
+                assertThatThrownBy(() -> jedis.eval("return redis.call('set', 'x', 'y')")).hasMessageContaining(OOM);
+                assertThat(jedis.eval("return redis.call('get', 'before')")).isEqualTo("v");
+                assertThat(jedis.get("before")).isEqualTo("v");
+                assertThat(jedis.del("before")).isEqualTo(1);
+                assertThat(jedis.configSet("maxmemory", "1mb")).isEqualTo("OK");
+                assertThat(pipeline.memoryLimit()).isEqualTo(1 << 20);
+                assertThat(jedis.set("after", "v")).isEqualTo("OK");
+                assertThat(jedis.configSet("maxmemory", "0")).isEqualTo("OK");
+                assertThat(jedis.set("again", "v")).isEqualTo("OK");
+                assertThat(pipeline.memoryLimit()).isEqualTo(engineDefault);
+                assertThat(applied).containsExactly(1L, 1L << 20, 0L);
             } finally {
                 server.close();
             }

@@ -3,6 +3,8 @@ package io.strata.cli.serve;
 import com.apple.foundationdb.Database;
 import io.strata.Strata;
 import io.strata.cli.ClusterDatabase;
+import io.strata.engine.client.EngineDatabase;
+import io.strata.engine.commit.CommitPipeline;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.LeakDetection;
 import io.strata.redis.server.RedisServer;
@@ -107,6 +109,12 @@ public final class ServeRedisCommand implements Callable<Integer> {
             database.close();
             System.err.println("strata serve redis: cannot listen on " + settings.bind() + ":" + settings.port() + ": " + e.getMessage());
             return 1;
+        }
+        if (database instanceof EngineDatabase engine) {
+            // maxmemory bounds the engine's store; 0 (Redis: none) leaves the engine's default.
+            CommitPipeline pipeline = engine.engine().pipeline();
+            server.applyMaxmemoryTo(bytes -> pipeline.memoryLimit(bytes > 0 ? bytes : CommitPipeline.defaultMemoryLimit()),
+                    pipeline::isFull);
         }
         Thread hook = new Thread(() -> {
             server.close();

@@ -175,7 +175,7 @@ public final class CommitPipeline implements AutoCloseable {
      * window, caches, the young generation — so that a full store refuses commits instead of
      * ending the process with an {@code OutOfMemoryError}.
      */
-    static long defaultMemoryLimit() {
+    public static long defaultMemoryLimit() {
         long max = Runtime.getRuntime().maxMemory();
         return max == Long.MAX_VALUE ? 0 : (long) (max * DEFAULT_MEMORY_FRACTION);
     }
@@ -193,6 +193,15 @@ public final class CommitPipeline implements AutoCloseable {
             throw new IllegalArgumentException("memory limit must be 0 (none) or positive, got " + bytes);
         }
         memoryLimit = bytes;
+    }
+
+    /**
+     * Whether the store is past its memory limit, as of the last batch: commits that add
+     * data are refused meanwhile (see {@link #memoryLimit(long)}). Any thread.
+     */
+    public boolean isFull() {
+        long limit = memoryLimit;
+        return limit > 0 && store.bytes() > limit;
     }
 
     /** The limit {@link #memoryLimit(long)} set (or the default); 0: none. */

@@ -131,6 +131,9 @@ public final class CommandExecutor {
             server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
             return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
         }
+        if (deniedOom(session, spec)) {
+            return new Prepared(busy(session, spec, OOM), null, 0);
+        }
         if (Replicas.tooFewForWrites(server.settings()) && writes(session, spec)) {
             return new Prepared(busy(session, spec, Replicas.NOREPLICAS), null, 0);
         }
@@ -330,6 +333,29 @@ public final class CommandExecutor {
      * Whether the request writes, as Redis's {@code processCommand} decides it: a command
      * flagged {@code write}, or EXEC of a transaction that queued one.
      */
+    /**
+     * Redis's {@code is_denyoom_command} while the database is full: a command flagged
+     * {@code denyoom}, or EXEC of a transaction that queued one.
+     */
+    private boolean deniedOom(ClientSession session, CommandSpec spec) {
+        if (!spec.has(CommandFlag.DENYOOM) && !(spec.name().equals("exec") && session.inMulti())) {
+            return false;
+        }
+        if (!server.databaseFull()) {
+            return false;
+        }
+        if (spec.has(CommandFlag.DENYOOM)) {
+            return true;
+        }
+        for (byte[][] queued : session.queued()) {
+            CommandSpec q = server.commands().resolve(queued);
+            if (q != null && q.has(CommandFlag.DENYOOM)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean writes(ClientSession session, CommandSpec spec) {
         if (spec.isWrite()) {
             return true;

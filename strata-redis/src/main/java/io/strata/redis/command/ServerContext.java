@@ -43,6 +43,16 @@ public interface ServerContext {
         return database().getExecutor();
     }
 
+    /**
+     * Whether the database refuses writes because it is full — past {@code maxmemory} where
+     * whoever opened it lets that govern its limit ({@code RedisServer.applyMaxmemoryTo}):
+     * commands flagged {@code denyoom} are then rejected with Redis's OOM error before they
+     * run. False when unknown (the database still refuses a write that would not fit).
+     */
+    default boolean databaseFull() {
+        return false;
+    }
+
     KeyStore keys();
 
     /** String values too large for one transaction, staged before their command runs. */

@@ -6,6 +6,7 @@ import static io.strata.redis.command.Invocation.done;
 
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.Replicas;
+import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.protocol.RedisException;
@@ -97,6 +98,10 @@ final class ScriptingCommands {
             throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
         }
         boolean readOnly = readOnlyCommand || script.flags().noWrites();
+        if (!readOnly && !script.flags().compatibilityMode() && !script.flags().allowOom() && inv.server().databaseFull()) {
+            // A script that declares flags and may write is denyoom (evalGetCommandFlags).
+            throw new RedisException(CommandExecutor.OOM);
+        }
         if (!readOnly && !script.flags().compatibilityMode() && Replicas.tooFewForWrites(inv.server().settings())) {
             // A script that declares flags and may write is refused before it runs.
             throw new RedisException(Replicas.NOREPLICAS);

@@ -10,4 +10,8 @@ public record FunctionDef(String name, String description, Set<ScriptFlags.Flag>
     public boolean noWrites() {
         return flags.contains(ScriptFlags.Flag.NO_WRITES);
     }
+
+    public boolean allowOom() {
+        return flags.contains(ScriptFlags.Flag.ALLOW_OOM);
+    }
 }

@@ -1,6 +1,7 @@
 package io.strata.redis.scripting;
 
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.Replicas;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.command.Numbers;
@@ -265,6 +266,9 @@ public final class Functions {
         }
         if (readOnlyCommand && !function.noWrites()) {
             throw new RedisException("ERR Can not execute a script with write flag using *_ro command.");
+        }
+        if (!readOnlyCommand && !function.noWrites() && !function.allowOom() && server.databaseFull()) {
+            throw new RedisException(CommandExecutor.OOM);
         }
         if (!readOnlyCommand && !function.noWrites() && Replicas.tooFewForWrites(server.settings())) {
             throw new RedisException(Replicas.NOREPLICAS);

@@ -33,6 +33,11 @@ public record ScriptFlags(Set<Flag> declared, boolean compatibilityMode, int she
         return !compatibilityMode && declared.contains(Flag.NO_WRITES);
     }
 
+    /** Whether the script may run past {@code maxmemory}: declared {@code allow-oom}. */
+    public boolean allowOom() {
+        return !compatibilityMode && declared.contains(Flag.ALLOW_OOM);
+    }
+
     /** Parses the shebang of {@code body}, with Redis's error replies for a malformed one. */
     public static ScriptFlags of(byte[] body) {
         if (body.length < 2 || body[0] != '#' || body[1] != '!') {

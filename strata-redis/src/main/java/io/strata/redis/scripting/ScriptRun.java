@@ -175,6 +175,13 @@ public final class ScriptRun {
             if (readOnly) {
                 return Reply.error("ERR Write commands are not allowed from read-only scripts.");
             }
+            if (spec.has(CommandFlag.DENYOOM) && server.databaseFull()) {
+                // Rejected, not run: counted as Redis counts a rejected call. Scripts without
+                // flags get here; so do those flagged allow-oom, which Redis lets write past
+                // maxmemory but a full database refuses anyway.
+                server.stats().command(spec.name()).rejectedCalls.increment();
+                return Reply.error(CommandExecutor.OOM);
+            }
             // Reached only by scripts without flags: others were refused before they ran.
             if (Replicas.tooFewForWrites(server.settings())) {
                 return Reply.error(Replicas.NOREPLICAS);

@@ -96,6 +96,8 @@ public final class RedisServer implements AutoCloseable {
     private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    /** Whether the database is full ({@link #applyMaxmemoryTo}); never, until told how to know. */
+    private volatile java.util.function.BooleanSupplier databaseFull = () -> false;
     /** How often abandoned staged values are looked for; their lease is 60 s. */
     private static final long LARGE_VALUE_CLEANUP_SECONDS = 30;
     private Namespaces namespaces;
@@ -272,6 +274,28 @@ public final class RedisServer implements AutoCloseable {
         return HexFormat.of().formatHex(b);
     }
 
+    /**
+     * Lets {@code maxmemory} govern the database's own storage limit: {@code limit} gets the
+     * parameter's value now (if set) and on every CONFIG SET of it, 0 meaning "no maxmemory"
+     * (the database then keeps its own default), and {@code full} tells whether the database
+     * is past its limit, so that {@code denyoom} commands are rejected before they run, as
+     * Redis rejects them past {@code maxmemory}. For whoever opened the database and can set
+     * its limit (on Strata's engine: {@code memoryLimit}); a database that is full refuses
+     * writes and the server answers them with Redis's OOM error. Without this, maxmemory is
+     * only recorded, as for a FoundationDB cluster, whose fullness the cluster manages.
+     */
+    public void applyMaxmemoryTo(java.util.function.LongConsumer limit, java.util.function.BooleanSupplier full) {
+        databaseFull = full;
+        settings.onChange(s -> {
+            limit.accept(s.getLong("maxmemory"));
+            return null;
+        }, "maxmemory");
+        long now = settings.getLong("maxmemory");
+        if (now > 0) {
+            limit.accept(now);
+        }
+    }
+
     /** The port the server listens on (the one chosen when the configuration said 0). */
     public int port() {
         return listeners.port();
@@ -351,6 +375,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public Executor laneExecutor() {
             return laneStarts;
+        }
+
+        @Override
+        public boolean databaseFull() {
+            return databaseFull.getAsBoolean();
         }
 
         @Override
