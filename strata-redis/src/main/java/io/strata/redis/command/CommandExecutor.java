@@ -400,7 +400,7 @@ public final class CommandExecutor {
     private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply) {
         ServerStats stats = server.stats();
         stats.commandsProcessed.increment();
-        if (reply.isError()) {
+        if (reply.isError() && !((Reply.Error) reply).counted()) {
             stats.error(((Reply.Error) reply).message());
         }
         stats.command(spec.name()).called(micros, reply.isError());

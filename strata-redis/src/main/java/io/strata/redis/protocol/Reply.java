@@ -45,7 +45,15 @@ public abstract class Reply {
 
     /** An error reply; {@code message} starts with its code, e.g. {@code "ERR syntax error"} or {@code "WRONGTYPE ..."}. */
     public static Reply error(String message) {
-        return new Error(message);
+        return new Error(message, false);
+    }
+
+    /**
+     * An error reply already counted in the error statistics when it first arose: a script's
+     * error that came from a command it called (Redis's {@code ERR_REPLY_FLAG_NO_STATS_UPDATE}).
+     */
+    public static Reply countedError(String message) {
+        return new Error(message, true);
     }
 
     public static Reply integer(long value) {
@@ -136,13 +144,20 @@ public abstract class Reply {
 
     public static final class Error extends Reply {
         final String message;
+        final boolean counted;
 
-        Error(String message) {
+        Error(String message, boolean counted) {
             this.message = message;
+            this.counted = counted;
         }
 
         public String message() {
             return message;
+        }
+
+        /** Whether the error statistics counted it already ({@link #countedError}). */
+        public boolean counted() {
+            return counted;
         }
 
         @Override

@@ -24,6 +24,12 @@ import java.util.List;
 final class LuaReplies {
     private static final LuaString OK = LuaValue.valueOf("ok");
     private static final LuaString ERR = LuaValue.valueOf("err");
+    /**
+     * Set on the error table of a command's error (Redis 7.0's field of that name): the error
+     * was counted in the error statistics when the command answered it, so a script that
+     * raises or returns it does not count it again.
+     */
+    private static final LuaString IGNORE_STATS = LuaValue.valueOf("ignore_error_stats_update");
     private static final LuaString DOUBLE = LuaValue.valueOf("double");
     private static final LuaString BIG_NUMBER = LuaValue.valueOf("big_number");
     private static final LuaString VERBATIM = LuaValue.valueOf("verbatim_string");
@@ -45,7 +51,9 @@ final class LuaReplies {
             return single(OK, LuaValue.valueOf(s.text()));
         }
         if (r instanceof Reply.Error e) {
-            return single(ERR, LuaValue.valueOf(e.message()));
+            LuaTable t = single(ERR, LuaValue.valueOf(e.message()));
+            t.rawset(IGNORE_STATS, LuaValue.TRUE);
+            return t;
         }
         if (r instanceof Reply.Null) {
             return resp == 2 ? LuaValue.FALSE : LuaValue.NIL;
@@ -111,6 +119,11 @@ final class LuaReplies {
         return single(ERR, LuaValue.valueOf(message));
     }
 
+    /** Whether {@code v} is a command's error table, counted when the command answered it. */
+    static boolean countedAlready(LuaValue v) {
+        return v != null && v.istable() && v.rawget(IGNORE_STATS).toboolean();
+    }
+
     /** The {@code err} field of an error table, or null when {@code v} is not one. */
     static String errorOf(LuaValue v) {
         if (v.istable()) {
@@ -151,7 +164,7 @@ final class LuaReplies {
     private static Reply tableReply(LuaValue t, int resp, int depth) {
         LuaValue err = t.rawget(ERR);
         if (err.type() == LuaValue.TSTRING) {
-            return Reply.error(oneLine(err.tojstring()));
+            return countedAlready(t) ? Reply.countedError(oneLine(err.tojstring())) : Reply.error(oneLine(err.tojstring()));
         }
         LuaValue ok = t.rawget(OK);
         if (ok.type() == LuaValue.TSTRING) {

@@ -99,7 +99,9 @@ public final class ScriptRun {
         try {
             return LuaReplies.toReply(body.apply(hook), resp);
         } catch (LuaError e) {
-            return Reply.error(errorMessage(e.getMessageObject(), hook.location()));
+            LuaValue error = e.getMessageObject();
+            String message = errorMessage(error, hook.location());
+            return LuaReplies.countedAlready(error) ? Reply.countedError(message) : Reply.error(message);
         } catch (StackOverflowError e) {
             return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook.location()));
         }
@@ -151,20 +153,30 @@ public final class ScriptRun {
      * after the checks Redis makes for scripts; an error reply is returned, not thrown.
      */
     Reply call(byte[][] args) {
+        Reply reply = answer(args);
+        if (reply.isError()) {
+            // Counted as the command answers it, refused or run (Redis's scriptCall): the
+            // script's own reply, if it passes the error on, does not count it again.
+            server.stats().error(((Reply.Error) reply).message());
+        }
+        return reply;
+    }
+
+    private Reply answer(byte[][] args) {
         CommandSpec spec = server.commands().resolve(args);
         if (spec == null) {
             return Reply.error("ERR Unknown Redis command called from script");
         }
         if (!spec.acceptsArgumentCount(args.length)) {
-            return Reply.error("ERR Wrong number of args calling Redis command from script");
+            return rejected(spec, "ERR Wrong number of args calling Redis command from script");
         }
         if (spec.has(CommandFlag.NOSCRIPT)) {
-            return Reply.error("ERR This Redis command is not allowed from script");
+            return rejected(spec, "ERR This Redis command is not allowed from script");
         }
         Denial denied = server.acl().check(client, spec, args);
         if (denied != null) {
             server.acl().record(client, denied, "lua", args);
-            return Reply.error("ERR The user executing the script " + switch (denied.reason()) {
+            return rejected(spec, "ERR The user executing the script " + switch (denied.reason()) {
                 case COMMAND -> "can't run this command or subcommand";
                 case KEY -> "can't access at least one of the keys mentioned in the command arguments";
                 case CHANNEL -> "can't publish to the channel mentioned in the command";
@@ -173,18 +185,16 @@ public final class ScriptRun {
         }
         if (spec.isWrite()) {
             if (readOnly) {
-                return Reply.error("ERR Write commands are not allowed from read-only scripts.");
+                return rejected(spec, "ERR Write commands are not allowed from read-only scripts.");
             }
             if (spec.has(CommandFlag.DENYOOM) && server.databaseFull()) {
-                // Rejected, not run: counted as Redis counts a rejected call. Scripts without
-                // flags get here; so do those flagged allow-oom, which Redis lets write past
-                // maxmemory but a full database refuses anyway.
-                server.stats().command(spec.name()).rejectedCalls.increment();
-                return Reply.error(CommandExecutor.OOM);
+                // Scripts without flags get here; so do those flagged allow-oom, which Redis
+                // lets write past maxmemory but a full database refuses anyway.
+                return rejected(spec, CommandExecutor.OOM);
             }
             // Reached only by scripts without flags: others were refused before they ran.
             if (Replicas.tooFewForWrites(server.settings())) {
-                return Reply.error(Replicas.NOREPLICAS);
+                return rejected(spec, Replicas.NOREPLICAS);
             }
             if (!markWrite()) {
                 throw new LuaError(LuaReplies.errorTable(KILLED));
@@ -210,6 +220,12 @@ public final class ScriptRun {
             server.monitors().feed(client, client.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
         }
         return reply;
+    }
+
+    /** A call refused before it ran: counted as the command's rejected call, as Redis's scriptCall counts it. */
+    private Reply rejected(CommandSpec spec, String message) {
+        server.stats().command(spec.name()).rejectedCalls.increment();
+        return Reply.error(message);
     }
 
     /** {@code redis.acl_check_cmd}: whether the caller's user may run {@code args}; null for an unknown command. */
