@@ -57,7 +57,6 @@ class ServerCommandsTest extends ServerTestSupport {
                 .hasMessage("ERR unknown command 'PFADD', with args beginning with: 's' 'a' "
                         + "(HyperLogLogs are not supported by Strata's Redis-compatible server)");
         assertThatThrownBy(() -> Raw.call(jedis, "PFADD", "h", "a")).hasMessageContaining("HyperLogLogs are not supported");
-        assertThatThrownBy(() -> Raw.call(jedis, "GEOADD", "g", "0", "0", "m")).hasMessageContaining("geospatial commands are not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "MODULE", "LIST")).hasMessageContaining("modules are not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "h", "1")).hasMessageContaining("replication is not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "NOSUCH")).hasMessage("ERR unknown command 'NOSUCH', with args beginning with: ");

@@ -19,8 +19,6 @@ public final class UnsupportedFeatures {
             "modules are", Set.of("module"),
             "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
             "cluster mode is", Set.of("restore-asking"),
-            "geospatial commands are", Set.of("geoadd", "geodist", "geohash", "geopos", "georadius", "georadius_ro",
-                    "georadiusbymember", "georadiusbymember_ro", "geosearch", "geosearchstore"),
             "HyperLogLogs are", Set.of("pfadd", "pfcount", "pfmerge", "pfdebug", "pfselftest"),
             "client-side caching (CLIENT TRACKING) is", Set.of("client|tracking", "client|caching", "client|getredir",
                     "client|trackinginfo"),

@@ -29,6 +29,7 @@ public final class CommandGroups {
         LcsCommand.register(table);
         ServerCommands.register(table);
         ZSetCommands.register(table);
+        GeoCommands.register(table);
         ZRangeCommands.register(table);
         ZPopCommands.register(table);
         ZSetAlgebraCommands.register(table);

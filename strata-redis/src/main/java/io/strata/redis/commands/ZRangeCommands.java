@@ -219,6 +219,12 @@ final class ZRangeCommands {
 
     /** Replaces {@code dst} (any type) by a sorted set of {@code elements}; deletes it when empty. */
     static CompletableFuture<Reply> store(Invocation inv, Transaction tr, byte[] dst, List<byte[]> elements) {
+        // The event is the command's name: zrangestore, zunionstore, zinterstore or zdiffstore.
+        return store(inv, tr, dst, elements, inv.spec().name());
+    }
+
+    /** {@link #store} notifying {@code event} for the stored set. */
+    static CompletableFuture<Reply> store(Invocation inv, Transaction tr, byte[] dst, List<byte[]> elements, String event) {
         return inv.server().keys().getForWrite(tr, inv.db(), dst, inv.now()).thenCompose(old -> {
             if (elements.isEmpty()) {
                 if (old != null) {
@@ -230,8 +236,7 @@ final class ZRangeCommands {
             return ZSets.create(inv, tr, dst, old).thenCompose(z -> ZSets.sequentially(elements,
                     e -> z.set().put(tr, ZSetObject.memberOf(e), null, ZSetObject.scoreOf(e))))
                     .thenApply(ignored -> {
-                        // The event is the command's name: zrangestore, zunionstore, zinterstore or zdiffstore.
-                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, inv.spec().name(), dst);
+                        inv.keyspaceEvent(tr, NotifyKeyspaceEvents.ZSET, event, dst);
                         return Reply.integer(elements.size());
                     });
         });

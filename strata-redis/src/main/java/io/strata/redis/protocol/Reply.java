@@ -94,6 +94,14 @@ public abstract class Reply {
         return new SetReply(items);
     }
 
+    /**
+     * A double written as {@code text} (a bulk string in RESP2, a double in RESP3): for
+     * replies Redis formats its own way, such as GEOPOS's coordinates.
+     */
+    public static Reply doubleText(double value, String text) {
+        return new DoubleReply(value, text);
+    }
+
     public static Reply doubleValue(double value) {
         return new DoubleReply(value);
     }
@@ -242,9 +250,16 @@ public abstract class Reply {
 
     public static final class DoubleReply extends Reply {
         final double value;
+        /** How it is written, when not as Redis writes a double ({@link #doubleText}); null otherwise. */
+        final String text;
 
         DoubleReply(double value) {
+            this(value, null);
+        }
+
+        DoubleReply(double value, String text) {
             this.value = value;
+            this.text = text;
         }
 
         public double value() {

@@ -59,7 +59,8 @@ public final class RespEncoder {
                 write(item, protocol, out);
             }
         } else if (reply instanceof Reply.DoubleReply) {
-            String text = RedisDoubles.format(((Reply.DoubleReply) reply).value);
+            Reply.DoubleReply d = (Reply.DoubleReply) reply;
+            String text = d.text != null ? d.text : RedisDoubles.format(d.value);
             if (resp3) {
                 line(out, ',', text);
             } else {
