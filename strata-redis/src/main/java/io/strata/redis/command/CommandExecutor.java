@@ -87,18 +87,15 @@ public final class CommandExecutor {
         public boolean isData() {
             return invocation != null && invocation.spec().kind() == CommandSpec.Kind.DATA;
         }
-    }
 
-    /**
-     * Whether {@code args} would be prepared as a data command to run in a lane (no side
-     * effects: the connection uses it to gather a run of data requests into one unit).
-     */
-    public boolean wouldRunAsData(ClientSession session, byte[][] args) {
-        CommandSpec spec = server.commands().resolve(args);
-        return spec != null && spec.kind() == CommandSpec.Kind.DATA && spec.acceptsArgumentCount(args.length)
-                && (!server.acl().authRequired(session) || spec.has(CommandFlag.NO_AUTH)) && !session.inMulti()
-                && !spec.has(CommandFlag.BLOCKING) && !spec.has(CommandFlag.PROTECTED)
-                && !(session.subscribed() && session.protocol() == 2) && server.acl().check(session, spec, args) == null;
+        /**
+         * Whether a connection may gather it into a run of data requests answered together:
+         * a data command that passed every check, neither blocking nor protected (a connection prepares
+         * each request once and stops a run at the first that cannot join).
+         */
+        public boolean joinsDataRun() {
+            return isData() && !invocation.spec().has(CommandFlag.BLOCKING) && !invocation.spec().has(CommandFlag.PROTECTED);
+        }
     }
 
     /**

@@ -76,6 +76,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private boolean running;
     private int unflushed;
     private boolean closing;
+    /** A request prepared while gathering a run that it could not join: the next to run. */
+    private CommandExecutor.Prepared held;
 
     ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Runnable onClose) {
         this.session = session;
@@ -127,39 +129,28 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      * pipeline costs one commit, not one per command.
      */
     private void runPending() {
-        while (!pending.isEmpty() && !closing) {
-            Object next = pending.poll();
-            if (pending.size() < RESUME_READING_AT && !ctx.channel().config().isAutoRead()) {
-                ctx.channel().config().setAutoRead(true);
-            }
-            if (next instanceof ProtocolException) {
-                ProtocolException e = (ProtocolException) next;
-                if (e.replies()) {
-                    write(Reply.error(e.getMessage()));
-                }
-                closeAfterReplies();
+        while ((held != null || !pending.isEmpty()) && !closing) {
+            CommandExecutor.Prepared prepared = held != null ? held : prepareNext();
+            held = null;
+            if (prepared == null) {
                 return;
             }
-            byte[][] request = (byte[][]) next;
-            if (isHttp(request)) {
-                closing = true;
-                pending.clear();
-                ctx.close();
-                return;
-            }
-            CommandExecutor.Prepared prepared = executor.prepare(session, request);
             if (prepared.immediate() != null) {
                 answer(prepared.immediate());
                 continue;
             }
             CompletableFuture<List<Reply>> replies;
-            if (prepared.isData() && executor.wouldRunAsData(session, request)) {
+            if (prepared.joinsDataRun()) {
                 List<CommandExecutor.Prepared> run = new ArrayList<>();
                 run.add(prepared);
-                while (run.size() < MAX_UNIT && pending.peek() instanceof byte[][]
-                        && !isHttp((byte[][]) pending.peek())
-                        && executor.wouldRunAsData(session, (byte[][]) pending.peek())) {
-                    run.add(executor.prepare(session, (byte[][]) pending.poll()));
+                while (run.size() < MAX_UNIT && pending.peek() instanceof byte[][] && !isHttp((byte[][]) pending.peek())) {
+                    // Prepared once: a request that cannot join waits, prepared, for the run's replies.
+                    CommandExecutor.Prepared p = executor.prepare(session, (byte[][]) pending.poll());
+                    if (p.immediate() != null || !p.joinsDataRun()) {
+                        held = p;
+                        break;
+                    }
+                    run.add(p);
                 }
                 replies = executor.runData(run);
             } else {
@@ -185,6 +176,33 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         flush();
+    }
+
+    /**
+     * Takes the next queued request and prepares it; null when the connection is closing
+     * instead (a protocol error, answered, or an HTTP request).
+     */
+    private CommandExecutor.Prepared prepareNext() {
+        Object next = pending.poll();
+        if (pending.size() < RESUME_READING_AT && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+        if (next instanceof ProtocolException) {
+            ProtocolException e = (ProtocolException) next;
+            if (e.replies()) {
+                write(Reply.error(e.getMessage()));
+            }
+            closeAfterReplies();
+            return null;
+        }
+        byte[][] request = (byte[][]) next;
+        if (isHttp(request)) {
+            closing = true;
+            pending.clear();
+            ctx.close();
+            return null;
+        }
+        return executor.prepare(session, request);
     }
 
     /** Writes replies (each unless CLIENT REPLY OFF or SKIP drops it); false when the connection is to close after them. */
