@@ -227,6 +227,33 @@ public final class CommandExecutor {
      * are served before the result is given (Redis answers a push after it has served the
      * clients waiting for it).
      */
+    /**
+     * {@link #runInTransaction} on the calling thread, which blocks until the transaction has
+     * committed and the clients it served have been answered ({@code db.run}: on the embedded
+     * engine a caller that blocks may run its commit itself). For lane threads only.
+     */
+    public <T> T runInTransactionBlocking(Function<Transaction, CompletableFuture<T>> work) {
+        Transaction[] last = new Transaction[1];
+        ChangeCounter changes = server.stats().changes;
+        T result;
+        try {
+            result = server.database().run(tr -> {
+                if (last[0] != null) {
+                    changes.abandoned(last[0]);
+                }
+                last[0] = tr;
+                changes.begin(tr);
+                return work.apply(tr).join();
+            });
+        } catch (RuntimeException e) {
+            changes.abandoned(last[0]);
+            throw e;
+        }
+        changes.committed(last[0]);
+        server.afterCommit(last[0]).join();
+        return result;
+    }
+
     public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
         Transaction[] last = new Transaction[1];
         ChangeCounter changes = server.stats().changes;

@@ -33,14 +33,18 @@ import java.util.concurrent.CompletableFuture;
  * oversized command cannot fail its neighbours.
  *
  * <h2>Concurrency</h2>
- * A lane's queue and its {@code running} flag are guarded by the lane's monitor. At most one
- * batch per lane is in flight: the next batch starts from the completion of the previous one
- * (on the thread that completed it), so a batch always reads what the previous one of its
- * lane committed and same-lane batches never conflict with each other.
+ * A lane's queue and its {@code running} flag are guarded by the lane's monitor. A lane with
+ * work runs on a thread of the server's lane pool (started once per event-loop pass, see
+ * {@code IterationHandOff}) and runs its batches one after another, each to its commit
+ * ({@code db.run}, blocking), so a batch always reads what the previous one of its lane
+ * committed and same-lane batches never conflict with each other. Blocking on the commit is
+ * what lets the embedded engine run the commit on the lane's own thread, fsync included,
+ * when no other batch is running, rather than hand it to its sequencer and wake the lane for
+ * the next batch (measured: +12–25% unpipelined writes).
  */
 public final class CommandLanes {
     /** Parallel lanes: enough to keep two cores and the sequencer busy, few enough to batch well. */
-    static final int LANES = 8;
+    public static final int LANES = 8;
     /** Requests in one batch: bounded so a batch stays far inside 5 s and 10 MB. */
     static final int MAX_BATCH_REQUESTS = 512;
 
@@ -105,18 +109,14 @@ public final class CommandLanes {
             server.laneExecutor().execute(this::runBatches);
         }
 
-        /** Runs batches until the queue is empty or a batch is still waiting for the database. */
+        /** Runs batches, each to its commit, on this lane's thread until the queue is empty. */
         private void runBatches() {
             while (true) {
                 List<Unit> batch = takeBatch();
                 if (batch == null) {
                     return;
                 }
-                CompletableFuture<Void> done = runBatch(batch);
-                if (!done.isDone()) {
-                    done.whenComplete((ignored, error) -> runBatches());
-                    return;
-                }
+                runBatchBlocking(batch);
             }
         }
 
@@ -138,44 +138,37 @@ public final class CommandLanes {
         }
     }
 
-    /** Runs the batch in one transaction; on a non-retryable failure, runs each unit alone. */
-    private CompletableFuture<Void> runBatch(List<Unit> batch) {
-        return executor.runInTransaction(tr -> runInOrder(batch, tr)).handle((replies, error) -> {
-            if (error == null) {
-                // One hand-off to the event loop for every connection answered (ReplyHandOff).
-                ReplyHandOff.collecting(() -> {
-                    for (int i = 0; i < batch.size(); i++) {
-                        batch.get(i).replies.complete(replies.get(i));
-                    }
-                });
-                return CompletableFuture.<Void>completedFuture(null);
-            }
+    /** Runs the batch in one transaction, blocking; on a non-retryable failure, runs each unit alone. */
+    private void runBatchBlocking(List<Unit> batch) {
+        List<List<Reply>> replies;
+        try {
+            replies = executor.runInTransactionBlocking(tr -> runInOrder(batch, tr));
+        } catch (RuntimeException error) {
             if (batch.size() == 1 && batch.get(0).requests.size() == 1) {
                 batch.get(0).replies.complete(List.of(executor.errorReply(error)));
-                return CompletableFuture.<Void>completedFuture(null);
+            } else if (batch.size() == 1) {
+                Unit unit = batch.get(0);
+                List<Reply> all = new ArrayList<>();
+                for (Invocation inv : unit.requests) {
+                    Unit single = new Unit(List.of(inv));
+                    runBatchBlocking(List.of(single));
+                    all.add(single.replies.join().get(0));
+                }
+                unit.replies.complete(all);
+            } else {
+                for (Unit u : batch) {
+                    runBatchBlocking(List.of(u));
+                }
             }
-            if (batch.size() == 1) {
-                return runEachAlone(batch.get(0));
-            }
-            CompletableFuture<Void> alone = CompletableFuture.completedFuture(null);
-            for (Unit u : batch) {
-                alone = alone.thenCompose(ignored -> runBatch(List.of(u)));
-            }
-            return alone;
-        }).thenCompose(f -> f);
-    }
-
-    /** Runs a unit's requests one transaction each, in order, so only the failing one fails. */
-    private CompletableFuture<Void> runEachAlone(Unit unit) {
-        List<Reply> all = new ArrayList<>();
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-        for (Invocation inv : unit.requests) {
-            Unit single = new Unit(List.of(inv));
-            chain = chain.thenCompose(ignored -> runBatch(List.of(single)))
-                    .thenCompose(ignored -> single.replies)
-                    .thenAccept(r -> all.add(r.get(0)));
+            return;
         }
-        return chain.thenRun(() -> unit.replies.complete(all));
+        // One hand-off to the event loop for every connection answered (ReplyHandOff).
+        List<List<Reply>> answered = replies;
+        ReplyHandOff.collecting(() -> {
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).replies.complete(answered.get(i));
+            }
+        });
     }
 
     /** Every request of every unit, in order, in {@code tr}: the replies per unit. */

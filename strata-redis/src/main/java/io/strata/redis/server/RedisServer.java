@@ -20,6 +20,7 @@ import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
+import io.strata.redis.command.CommandLanes;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.MonitorFeed;
 import io.strata.redis.command.RedisConfig;
@@ -50,6 +51,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,6 +84,13 @@ public final class RedisServer implements AutoCloseable {
     private final Database database;
     /** Starts lanes once per event-loop pass ({@link IterationHandOff}). */
     private final Executor laneStarts;
+    /**
+     * A thread per active lane: a lane runs its batch and blocks on the commit (db.run), so on
+     * the embedded engine its thread runs the commit itself — fsync included — when no other
+     * batch is running, instead of handing it to the sequencer and being woken for the next.
+     */
+    private final ExecutorService laneThreads;
+    private static final AtomicInteger LANE_THREAD_IDS = new AtomicInteger();
     private final LongSupplier clock;
     private final ServerSettings settings;
     private final Context context = new Context(null);
@@ -109,7 +120,13 @@ public final class RedisServer implements AutoCloseable {
 
     private RedisServer(Database database, RedisConfig config, LongSupplier clock) {
         this.database = database;
-        this.laneStarts = new IterationHandOff(database.getExecutor());
+        this.laneThreads = new ForkJoinPool(CommandLanes.LANES, pool -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            t.setName("strata-redis-lane-" + LANE_THREAD_IDS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, null, true);
+        this.laneStarts = new IterationHandOff(laneThreads);
         this.clock = clock;
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
@@ -333,6 +350,7 @@ public final class RedisServer implements AutoCloseable {
             namespaces.closeBlockedClients();
         }
         scripts.close();
+        laneThreads.shutdown();
         stopped.complete(null);
     }
 
