@@ -8,11 +8,31 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.Tuple;
 
 /** Sorted sets over TCP with Jedis: ranks, score and lex ranges, pops, algebra, against a model. */
 class SortedSetCommandsTest extends ServerTestSupport {
+
+    /**
+     * One ZADD of twenty thousand new members (Redis's geo fuzz test sends GEOADDs this size):
+     * the ranked set's level counts are added to once per member in one transaction, and used
+     * to be re-read through every earlier addition, so the command never finished. The timeout
+     * only keeps a regression from hanging the build; the command takes about a second.
+     */
+    @Test
+    @Timeout(120)
+    void oneZaddOfTwentyThousandMembers() {
+        Map<String, Double> members = new java.util.HashMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            members.put("m" + i, (double) (i * 7919 % 20_000));
+        }
+        assertThat(jedis.zadd("big", members)).isEqualTo(20_000L);
+        assertThat(jedis.zcard("big")).isEqualTo(20_000L);
+        assertThat(jedis.zrank("big", "m1")).isEqualTo(7919L);
+        assertThat(jedis.zrange("big", 0, 2)).containsExactly("m0", "m17679", "m15358");
+    }
 
     @Test
     void addScoreRankAndRemove() {

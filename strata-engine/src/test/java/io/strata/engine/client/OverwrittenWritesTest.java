@@ -124,6 +124,29 @@ class OverwrittenWritesTest {
     }
 
     @Test
+    void manyAddsToAnUnreadKeyAreReadAsTheirSum() {
+        db.run(tr -> {
+            tr.set(b("n"), le(1000));
+            return null;
+        });
+        EngineTransaction tr = begin();
+        for (int i = 0; i < 50_000; i++) {
+            tr.mutate(MutationType.ADD, b("n"), le(1));
+            if (i % 1000 == 0) {
+                // Each read applies the pending operations to the stored value: one, once folded.
+                assertThat(await(tr.get(b("n")))).isEqualTo(le(1000 + i + 1));
+            }
+        }
+        tr.mutate(MutationType.ADD, b("n"), new byte[] {5}); // another width: not folded into the 8-byte sum
+        assertThat(await(tr.get(b("n")))).isEqualTo(new byte[] {(byte) ((1000 + 50_000 + 5) & 0xff)});
+        synchronized (tr) {
+            assertThat(tr.liveMutations()).hasSize(50_001);
+        }
+        await(tr.commit());
+        assertThat(committed("n")).isEqualTo(new byte[] {(byte) ((1000 + 50_000 + 5) & 0xff)});
+    }
+
+    @Test
     void clearsAndSetsOfOneKeyEndWithTheLast() {
         db.run(tr -> {
             tr.set(b("a"), b("1"));
