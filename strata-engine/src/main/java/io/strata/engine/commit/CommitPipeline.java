@@ -425,6 +425,11 @@ public final class CommitPipeline implements AutoCloseable {
         boolean checkWatches = !watches.isEmpty();
         int order = 0;
         List<CommitRequest> done = null;
+        // Refused requests hear only once the batch is durable and visible, as FoundationDB's
+        // proxies answer a batch's conflicts with its commits, after logging: a client that
+        // retries at once then reads what the winner of the conflict wrote.
+        List<CommitRequest> refused = null;
+        List<FDBException> refusals = null;
         List<Mutation> effects = log != null ? new ArrayList<>() : null;
         if (readyWrites(batch)) {
             findHistoryConflicts(batch, oldestReadable);
@@ -439,17 +444,32 @@ public final class CommitPipeline implements AutoCloseable {
             if (!req.readConflicts.isEmpty() && req.readVersion < oldestReadable) {
                 // Counted before the client hears, so that a status read after the failure sees it.
                 counters.addRefused(0, 1);
-                req.result.completeExceptionally(FdbError.TRANSACTION_TOO_OLD.exception());
+                if (refused == null) {
+                    refused = new ArrayList<>();
+                    refusals = new ArrayList<>();
+                }
+                refused.add(req);
+                refusals.add(FdbError.TRANSACTION_TOO_OLD.exception());
                 continue;
             }
             FDBException full = overMemoryLimit(req);
             if (full != null) {
-                req.result.completeExceptionally(full);
+                if (refused == null) {
+                    refused = new ArrayList<>();
+                    refusals = new ArrayList<>();
+                }
+                refused.add(req);
+                refusals.add(full);
                 continue;
             }
             if (req.reportsConflictingKeys() ? conflictsReporting(req) : conflicts(req)) {
                 counters.addRefused(1, 0);
-                req.result.completeExceptionally(FdbError.NOT_COMMITTED.exception());
+                if (refused == null) {
+                    refused = new ArrayList<>();
+                    refusals = new ArrayList<>();
+                }
+                refused.add(req);
+                refusals.add(FdbError.NOT_COMMITTED.exception());
                 continue;
             }
             if (req.countedMutations >= 0) {
@@ -477,6 +497,7 @@ public final class CommitPipeline implements AutoCloseable {
             req.orderInBatch = order++;
         }
         if (done != null && log != null && !logged(version, effects, done)) {
+            refuse(refused, refusals);
             return;
         }
         visibleVersion = version;
@@ -493,6 +514,7 @@ public final class CommitPipeline implements AutoCloseable {
             }
         }
         watches.fireChanged();
+        refuse(refused, refusals);
         if (done != null) {
             List<CommitRequest> accepted = done;
             Runnable complete = () -> {
@@ -541,6 +563,15 @@ public final class CommitPipeline implements AutoCloseable {
 
     private static String mebibytes(long bytes) {
         return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+    }
+
+    /** Fails each of {@code refused} with its refusal (null: none were refused). */
+    private static void refuse(List<CommitRequest> refused, List<FDBException> refusals) {
+        if (refused != null) {
+            for (int i = 0; i < refused.size(); i++) {
+                refused.get(i).result.completeExceptionally(refusals.get(i));
+            }
+        }
     }
 
     /**
