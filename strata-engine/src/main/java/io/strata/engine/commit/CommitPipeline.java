@@ -428,8 +428,7 @@ public final class CommitPipeline implements AutoCloseable {
         // Refused requests hear only once the batch is durable and visible, as FoundationDB's
         // proxies answer a batch's conflicts with its commits, after logging: a client that
         // retries at once then reads what the winner of the conflict wrote.
-        List<CommitRequest> refused = null;
-        List<FDBException> refusals = null;
+        Refusals refused = new Refusals();
         List<Mutation> effects = log != null ? new ArrayList<>() : null;
         if (readyWrites(batch)) {
             findHistoryConflicts(batch, oldestReadable);
@@ -444,32 +443,17 @@ public final class CommitPipeline implements AutoCloseable {
             if (!req.readConflicts.isEmpty() && req.readVersion < oldestReadable) {
                 // Counted before the client hears, so that a status read after the failure sees it.
                 counters.addRefused(0, 1);
-                if (refused == null) {
-                    refused = new ArrayList<>();
-                    refusals = new ArrayList<>();
-                }
-                refused.add(req);
-                refusals.add(FdbError.TRANSACTION_TOO_OLD.exception());
+                refused.add(req, FdbError.TRANSACTION_TOO_OLD.exception());
                 continue;
             }
             FDBException full = overMemoryLimit(req);
             if (full != null) {
-                if (refused == null) {
-                    refused = new ArrayList<>();
-                    refusals = new ArrayList<>();
-                }
-                refused.add(req);
-                refusals.add(full);
+                refused.add(req, full);
                 continue;
             }
             if (req.reportsConflictingKeys() ? conflictsReporting(req) : conflicts(req)) {
                 counters.addRefused(1, 0);
-                if (refused == null) {
-                    refused = new ArrayList<>();
-                    refusals = new ArrayList<>();
-                }
-                refused.add(req);
-                refusals.add(FdbError.NOT_COMMITTED.exception());
+                refused.add(req, FdbError.NOT_COMMITTED.exception());
                 continue;
             }
             if (req.countedMutations >= 0) {
@@ -497,7 +481,7 @@ public final class CommitPipeline implements AutoCloseable {
             req.orderInBatch = order++;
         }
         if (done != null && log != null && !logged(version, effects, done)) {
-            refuse(refused, refusals);
+            refused.answer();
             return;
         }
         visibleVersion = version;
@@ -514,7 +498,7 @@ public final class CommitPipeline implements AutoCloseable {
             }
         }
         watches.fireChanged();
-        refuse(refused, refusals);
+        refused.answer();
         if (done != null) {
             List<CommitRequest> accepted = done;
             Runnable complete = () -> {
@@ -565,11 +549,25 @@ public final class CommitPipeline implements AutoCloseable {
         return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
     }
 
-    /** Fails each of {@code refused} with its refusal (null: none were refused). */
-    private static void refuse(List<CommitRequest> refused, List<FDBException> refusals) {
-        if (refused != null) {
-            for (int i = 0; i < refused.size(); i++) {
-                refused.get(i).result.completeExceptionally(refusals.get(i));
+    /** The requests a batch refused, each with its error, failed once the batch is visible. */
+    private static final class Refusals {
+        private List<CommitRequest> requests;
+        private List<FDBException> errors;
+
+        void add(CommitRequest req, FDBException error) {
+            if (requests == null) {
+                requests = new ArrayList<>();
+                errors = new ArrayList<>();
+            }
+            requests.add(req);
+            errors.add(error);
+        }
+
+        void answer() {
+            if (requests != null) {
+                for (int i = 0; i < requests.size(); i++) {
+                    requests.get(i).result.completeExceptionally(errors.get(i));
+                }
             }
         }
     }

@@ -92,18 +92,28 @@ final class GeoCommands {
 
     /** GEOPOS key member [...]: each member's point, nil when absent. */
     private static CompletableFuture<Reply> geopos(Invocation inv, Transaction tr) {
+        return points(inv, tr).thenApply(points -> {
+            List<Reply> out = new ArrayList<>();
+            for (double[] xy : points) {
+                out.add(xy == null ? Reply.NULL_ARRAY : Reply.array(coordinate(xy[0]), coordinate(xy[1])));
+            }
+            return Reply.array(out);
+        });
+    }
+
+    /** The points of the members named from argument 2 on, in order; null for a member (or key) absent. */
+    private static CompletableFuture<List<double[]>> points(Invocation inv, Transaction tr) {
         return ZSets.read(inv, tr, inv.arg(1)).thenCompose(z -> {
             List<CompletableFuture<Double>> scores = new ArrayList<>();
             for (int i = 2; i < inv.argc(); i++) {
                 scores.add(z.exists() ? z.set().score(tr, inv.arg(i)) : CompletableFuture.completedFuture(null));
             }
             return CompletableFuture.allOf(scores.toArray(new CompletableFuture[0])).thenApply(ignored -> {
-                List<Reply> out = new ArrayList<>();
+                List<double[]> points = new ArrayList<>();
                 for (CompletableFuture<Double> s : scores) {
-                    double[] xy = s.join() == null ? null : GeoHash.decode(s.join());
-                    out.add(xy == null ? Reply.NULL_ARRAY : Reply.array(coordinate(xy[0]), coordinate(xy[1])));
+                    points.add(s.join() == null ? null : GeoHash.decode(s.join()));
                 }
-                return Reply.array(out);
+                return points;
             });
         });
     }
@@ -134,19 +144,12 @@ final class GeoCommands {
 
     /** GEOHASH key member [...]: each member's 11-character geohash, nil when absent. */
     private static CompletableFuture<Reply> geohash(Invocation inv, Transaction tr) {
-        return ZSets.read(inv, tr, inv.arg(1)).thenCompose(z -> {
-            List<CompletableFuture<Double>> scores = new ArrayList<>();
-            for (int i = 2; i < inv.argc(); i++) {
-                scores.add(z.exists() ? z.set().score(tr, inv.arg(i)) : CompletableFuture.completedFuture(null));
+        return points(inv, tr).thenApply(points -> {
+            List<Reply> out = new ArrayList<>();
+            for (double[] xy : points) {
+                out.add(xy == null ? Reply.NULL_BULK : Reply.bulk(GeoHash.text(xy[0], xy[1])));
             }
-            return CompletableFuture.allOf(scores.toArray(new CompletableFuture[0])).thenApply(ignored -> {
-                List<Reply> out = new ArrayList<>();
-                for (CompletableFuture<Double> s : scores) {
-                    double[] xy = s.join() == null ? null : GeoHash.decode(s.join());
-                    out.add(xy == null ? Reply.NULL_BULK : Reply.bulk(GeoHash.text(xy[0], xy[1])));
-                }
-                return Reply.array(out);
-            });
+            return Reply.array(out);
         });
     }
 

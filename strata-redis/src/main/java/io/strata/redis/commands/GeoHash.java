@@ -244,41 +244,30 @@ final class GeoHash {
     }
 
     private static Cell move(Cell c, int dx, int dy) {
-        return new Cell(moveY(moveX(c.bits(), c.step(), dx), c.step(), dy), c.step());
+        long bits = step(c.bits(), c.step(), dx, 0xaaaaaaaaaaaaaaaaL, 0x5555555555555555L);
+        return new Cell(step(bits, c.step(), dy, 0x5555555555555555L, 0xaaaaaaaaaaaaaaaaL), c.step());
     }
 
-    private static long moveX(long bits, int step, int d) {
+    /**
+     * Moves one cell along the coordinate whose bits {@code mine} selects ({@code other}: the
+     * other coordinate's), by {@code d} = -1, 0 or 1, wrapping at the edges (geohash_move_x/y):
+     * the coordinate's bits are counted up or down as a number whose gaps are filled with ones.
+     */
+    private static long step(long bits, int step, int d, long mine, long other) {
         if (d == 0) {
             return bits;
         }
-        long x = bits & 0xaaaaaaaaaaaaaaaaL;
-        long y = bits & 0x5555555555555555L;
-        long zz = 0x5555555555555555L >>> (64 - step * 2);
+        long moved = bits & mine;
+        long kept = bits & other;
+        long gaps = other >>> (64 - step * 2);
         if (d > 0) {
-            x = x + (zz + 1);
+            moved = moved + (gaps + 1);
         } else {
-            x = x | zz;
-            x = x - (zz + 1);
+            moved = moved | gaps;
+            moved = moved - (gaps + 1);
         }
-        x &= 0xaaaaaaaaaaaaaaaaL >>> (64 - step * 2);
-        return x | y;
-    }
-
-    private static long moveY(long bits, int step, int d) {
-        if (d == 0) {
-            return bits;
-        }
-        long x = bits & 0xaaaaaaaaaaaaaaaaL;
-        long y = bits & 0x5555555555555555L;
-        long zz = 0xaaaaaaaaaaaaaaaaL >>> (64 - step * 2);
-        if (d > 0) {
-            y = y + (zz + 1);
-        } else {
-            y = y | zz;
-            y = y - (zz + 1);
-        }
-        y &= 0x5555555555555555L >>> (64 - step * 2);
-        return x | y;
+        moved &= mine >>> (64 - step * 2);
+        return moved | kept;
     }
 
     /** Interleaves the low 32 bits of {@code x} (even positions) and {@code y} (odd). */
