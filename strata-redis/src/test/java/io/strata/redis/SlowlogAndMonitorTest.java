@@ -9,6 +9,30 @@ import org.junit.jupiter.api.Test;
 /** SLOWLOG, MONITOR and CLIENT REPLY as Redis 7.0 behaves. */
 class SlowlogAndMonitorTest extends ServerTestSupport {
 
+    /**
+     * A blocking command is slow-logged when it is served, with the time its tries took, not
+     * its wait (Redis's updateStatsOnUnblock), and not at all when it times out.
+     */
+    @Test
+    void aServedBlockingCommandIsLoggedWithoutItsWait() throws Exception {
+        jedis.configSet("slowlog-log-slower-than", "0");
+        try (redis.clients.jedis.Jedis waiter = server.jedis(); redis.clients.jedis.Jedis timesOut = server.jedis()) {
+            jedis.slowlogReset();
+            assertThat(timesOut.blpop(0.2, "never")).isNull();
+            java.util.concurrent.CompletableFuture<List<String>> served =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> waiter.blpop(0, "q"));
+            Thread.sleep(300);
+            jedis.lpush("q", "x");
+            assertThat(served.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly("q", "x");
+        }
+        List<Object> entries = Raw.list(Raw.call(jedis, "SLOWLOG", "GET", "-1"));
+        List<Object> blpop = entries.stream().map(Raw::list).filter(e -> e.get(3).equals(List.of("BLPOP", "q", "0")))
+                .findFirst().orElseThrow(() -> new AssertionError("BLPOP not in the slow log: " + entries));
+        // It waited at least 300 ms; what it is charged is the time its tries took.
+        assertThat((Long) blpop.get(2)).isLessThan(300_000L);
+        assertThat(entries.stream().map(Raw::list).noneMatch(e -> e.get(3).equals(List.of("BLPOP", "never", "0.2")))).isTrue();
+    }
+
     @Test
     void slowlogRecordsCommandsOverTheThreshold() {
         assertThat(jedis.configGet("slowlog-log-slower-than")).containsEntry("slowlog-log-slower-than", "10000");

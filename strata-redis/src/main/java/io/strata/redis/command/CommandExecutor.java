@@ -182,7 +182,11 @@ public final class CommandExecutor {
             if (transaction != null) {
                 accountTransaction(session, transaction, r);
             }
-            account(session, spec, inv.args(), p.startMillis, micros, r);
+            // A blocking command counts the time its tries took, not its wait, and is slow-logged
+            // when served (or failed), not when it timed out: Redis's updateStatsOnUnblock.
+            boolean blocked = inv.attemptMicros() >= 0;
+            account(session, spec, inv.args(), p.startMillis, blocked ? inv.attemptMicros() : micros, r,
+                    !blocked || inv.attemptAnswered() || r.isError());
             return r;
         });
     }
@@ -422,15 +426,19 @@ public final class CommandExecutor {
 
     /** Counts a command that ran, and logs it to the slow log and the monitors. */
     private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply) {
+        account(session, spec, args, startMillis, micros, reply, true);
+    }
+
+    private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply,
+                         boolean slowLoggable) {
         ServerStats stats = server.stats();
         stats.commandsProcessed.increment();
         if (reply.isError() && !((Reply.Error) reply).counted()) {
             stats.error(((Reply.Error) reply).message());
         }
         stats.command(spec.name()).called(micros, reply.isError());
-        // Blocking commands are left out: their time is mostly waiting, which Redis does not count.
         long slowerThan = server.settings().slowlogSlowerThan();
-        if (SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG) && !spec.has(CommandFlag.BLOCKING)) {
+        if (slowLoggable && SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
             server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),
                     session.name(), slowerThan, server.settings().slowlogMaxLength());
         }

@@ -1,5 +1,6 @@
 package io.strata.redis.command;
 
+import io.strata.redis.blocking.BlockingAttempt;
 import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -21,6 +22,10 @@ public final class Invocation {
     private final CommandSpec spec;
     /** Work the handler started in its transaction that must finish before the command is done. */
     private List<CompletableFuture<?>> pending = new ArrayList<>();
+    /** Nanoseconds the tries of a blocking command took ({@link #timing}), -1 before any; guarded by this. */
+    private long attemptNanos = -1;
+    /** Whether one of those tries answered the command (it was served, not timed out); guarded by this. */
+    private boolean attemptAnswered;
 
     public Invocation(byte[][] args, ClientSession session, ServerContext server, CommandSpec spec) {
         this.args = args;
@@ -134,6 +139,49 @@ public final class Invocation {
             }
             return CompletableFuture.allOf(work.toArray(new CompletableFuture[0])).thenApply(ignored -> r);
         });
+    }
+
+    /**
+     * {@code attempt}, counting the time its tries take as this command's duration — the time
+     * it waited in between does not count, as Redis counts a blocked command's duration — and
+     * whether a try answered it.
+     */
+    public BlockingAttempt timing(BlockingAttempt attempt) {
+        return new BlockingAttempt() {
+            @Override
+            public CompletableFuture<Reply> attempt(com.apple.foundationdb.Transaction tr, boolean first,
+                                                    java.util.function.Predicate<byte[]> waitedOn) {
+                long start = System.nanoTime();
+                CompletableFuture<Reply> tried;
+                try {
+                    tried = attempt.attempt(tr, first, waitedOn);
+                } catch (RuntimeException e) {
+                    tried(start, false);
+                    throw e;
+                }
+                return tried.whenComplete((reply, error) -> tried(start, reply != null));
+            }
+
+            @Override
+            public boolean othersMayBeServed() {
+                return attempt.othersMayBeServed();
+            }
+        };
+    }
+
+    private synchronized void tried(long startNanos, boolean answered) {
+        attemptNanos = Math.max(0, attemptNanos) + (System.nanoTime() - startNanos);
+        attemptAnswered |= answered;
+    }
+
+    /** Microseconds the tries of a blocking command took, or -1 when it made none through {@link #timing}. */
+    public synchronized long attemptMicros() {
+        return attemptNanos < 0 ? -1 : attemptNanos / 1000;
+    }
+
+    /** Whether a try made through {@link #timing} answered the command. */
+    public synchronized boolean attemptAnswered() {
+        return attemptAnswered;
     }
 
     public static CompletableFuture<Reply> done(Reply reply) {

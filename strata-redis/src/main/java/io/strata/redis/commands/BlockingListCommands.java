@@ -116,6 +116,6 @@ final class BlockingListCommands {
         if (tr != null) {
             return attempt.attempt(tr, true, BlockingAttempt.NOBODY).thenApply(r -> r == null ? nilInTransaction : r);
         }
-        return inv.server().blocked().block(inv.session(), inv.db(), keys, timeoutMillis, Reply.NULL_ARRAY, attempt);
+        return inv.server().blocked().block(inv.session(), inv.db(), keys, timeoutMillis, Reply.NULL_ARRAY, inv.timing(attempt));
     }
 }

@@ -95,6 +95,6 @@ final class BlockingSortedSetCommands {
         if (tr != null) {
             return attempt.attempt(tr, true, BlockingAttempt.NOBODY).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
         }
-        return inv.server().blocked().block(inv.session(), inv.db(), keys, timeoutMillis, Reply.NULL_ARRAY, attempt);
+        return inv.server().blocked().block(inv.session(), inv.db(), keys, timeoutMillis, Reply.NULL_ARRAY, inv.timing(attempt));
     }
 }

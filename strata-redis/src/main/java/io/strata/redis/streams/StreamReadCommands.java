@@ -75,7 +75,7 @@ final class StreamReadCommands {
             }).thenCompose(reply -> inv.server().blocked().afterCommit(committed.get())
                     .thenApply(ignored -> reply == null ? Reply.NULL_ARRAY : reply));
         }
-        return inv.server().blocked().block(inv.session(), inv.db(), r.keys, r.timeoutMillis, Reply.NULL_ARRAY, attempt);
+        return inv.server().blocked().block(inv.session(), inv.db(), r.keys, r.timeoutMillis, Reply.NULL_ARRAY, inv.timing(attempt));
     }
 
     private static Request parse(Invocation inv, boolean xreadgroup) {
