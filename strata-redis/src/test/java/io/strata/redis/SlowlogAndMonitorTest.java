@@ -13,6 +13,23 @@ class SlowlogAndMonitorTest extends ServerTestSupport {
      * A blocking command is slow-logged when it is served, with the time its tries took, not
      * its wait (Redis's updateStatsOnUnblock), and not at all when it times out.
      */
+    /** The commands an EXEC ran are logged before the blocked command it served, as in Redis. */
+    @Test
+    void aBlockedCommandServedByExecIsLoggedAfterTheExecsCommands() throws Exception {
+        jedis.configSet("slowlog-log-slower-than", "0");
+        try (redis.clients.jedis.Jedis waiter = server.jedis()) {
+            java.util.concurrent.CompletableFuture<List<String>> served =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> waiter.blpop(0, "l"));
+            Thread.sleep(300);
+            redis.clients.jedis.Transaction multi = jedis.multi();
+            multi.lpush("l", "foo");
+            multi.exec();
+            assertThat(served.get(10, java.util.concurrent.TimeUnit.SECONDS)).containsExactly("l", "foo");
+        }
+        List<Object> newest = Raw.list(Raw.list(Raw.call(jedis, "SLOWLOG", "GET", "2")).get(0));
+        assertThat(newest.get(3)).isEqualTo(List.of("BLPOP", "l", "0"));
+    }
+
     @Test
     void aServedBlockingCommandIsLoggedWithoutItsWait() throws Exception {
         jedis.configSet("slowlog-log-slower-than", "0");

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -179,9 +180,6 @@ public final class CommandExecutor {
         return result.handle((reply, error) -> {
             Reply r = error == null ? reply : errorReply(error);
             long micros = (System.nanoTime() - startNanos) / 1000;
-            if (transaction != null) {
-                accountTransaction(session, transaction, r);
-            }
             // A blocking command counts the time its tries took, not its wait, and is slow-logged
             // when served (or failed), not when it timed out: Redis's updateStatsOnUnblock.
             boolean blocked = inv.attemptMicros() >= 0;
@@ -259,6 +257,16 @@ public final class CommandExecutor {
     }
 
     public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
+        return runInTransaction(work, result -> { });
+    }
+
+    /**
+     * {@link #runInTransaction(Function)}, calling {@code committed} with the result once the
+     * transaction has committed and before clients blocked on the keys it changed are served
+     * (EXEC accounts its commands there, so that they come before what they unblock, as in
+     * Redis, where a blocked client is served after the command that fed it returns).
+     */
+    public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work, Consumer<T> committed) {
         Transaction[] last = new Transaction[1];
         ChangeCounter changes = server.stats().changes;
         return server.database().runAsync(tr -> {
@@ -274,7 +282,10 @@ public final class CommandExecutor {
             } else {
                 changes.abandoned(last[0]);
             }
-        }).thenCompose(result -> server.afterCommit(last[0]).thenApply(ignored -> result));
+        }).thenCompose(result -> {
+            committed.accept(result);
+            return server.afterCommit(last[0]).thenApply(ignored -> result);
+        });
     }
 
     /**
@@ -448,7 +459,8 @@ public final class CommandExecutor {
     }
 
     /** Counts the commands an EXEC ran, once its transaction committed (its reply is their replies). */
-    private void accountTransaction(ClientSession session, List<byte[][]> queued, Reply execReply) {
+    /** Accounts the commands an EXEC ran (EXEC calls it once its transaction has committed). */
+    public void accountTransaction(ClientSession session, List<byte[][]> queued, Reply execReply) {
         long[] durations = execDurations.remove(session.id());
         if (!(execReply instanceof Reply.Array) || ((Reply.Array) execReply).items().size() != queued.size()) {
             return;

@@ -122,6 +122,10 @@ final class TransactionCommands {
                 }
                 return inv.server().executor().executeAll(s, queued, denials, tr).thenApply(Reply::array);
             });
+        }, r -> {
+            if (r != null) {
+                inv.server().executor().accountTransaction(s, queued, r);
+            }
         }).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
     }
 
