@@ -3,7 +3,6 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,23 +22,8 @@ class GeoCommandsTest extends SharedServerTestSupport {
                 .isEqualTo(2L);
     }
 
-    /** Raw's answer with bulk strings as text, at any depth. */
-    private static Object text(Object reply) {
-        if (reply instanceof byte[] b) {
-            return new String(b);
-        }
-        if (reply instanceof List<?> l) {
-            List<Object> out = new ArrayList<>();
-            for (Object o : l) {
-                out.add(text(o));
-            }
-            return out;
-        }
-        return reply;
-    }
-
     private Object call(String... args) {
-        return text(Raw.call(jedis, args));
+        return Raw.call(jedis, args);
     }
 
     @Test

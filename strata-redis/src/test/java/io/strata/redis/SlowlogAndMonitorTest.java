@@ -9,10 +9,6 @@ import org.junit.jupiter.api.Test;
 /** SLOWLOG, MONITOR and CLIENT REPLY as Redis 7.0 behaves. */
 class SlowlogAndMonitorTest extends ServerTestSupport {
 
-    /**
-     * A blocking command is slow-logged when it is served, with the time its tries took, not
-     * its wait (Redis's updateStatsOnUnblock), and not at all when it times out.
-     */
     /** The commands an EXEC ran are logged before the blocked command it served, as in Redis. */
     @Test
     void aBlockedCommandServedByExecIsLoggedAfterTheExecsCommands() throws Exception {
@@ -30,6 +26,10 @@ class SlowlogAndMonitorTest extends ServerTestSupport {
         assertThat(newest.get(3)).isEqualTo(List.of("BLPOP", "l", "0"));
     }
 
+    /**
+     * A blocking command is slow-logged when it is served, with the time its tries took, not
+     * its wait (Redis's updateStatsOnUnblock), and not at all when it times out.
+     */
     @Test
     void aServedBlockingCommandIsLoggedWithoutItsWait() throws Exception {
         jedis.configSet("slowlog-log-slower-than", "0");

@@ -66,10 +66,6 @@ class VersionNode {
     }
 
     /**
-     * The value, or null for a tombstone. A short value comes back as a new array each time;
-     * a longer one is the stored array itself, which callers must not change.
-     */
-    /**
      * The heap this node's value takes apart from the node: its array's header and bytes, or
      * nothing for a tombstone or an inline value. Writer only (for {@link VersionedStore#bytes}).
      */
@@ -81,6 +77,10 @@ class VersionNode {
         return HeapSizes.array(v.length);
     }
 
+    /**
+     * The value, or null for a tombstone. A short value comes back as a new array each time;
+     * a longer one is the stored array itself, which callers must not change.
+     */
     final byte[] value() {
         byte[] v = value;
         if (v == null || v.length > INLINE_MAX || v != INLINE_MARKERS[v.length]) {

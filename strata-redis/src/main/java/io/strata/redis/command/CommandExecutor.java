@@ -224,12 +224,6 @@ public final class CommandExecutor {
     }
 
     /**
-     * Runs {@code work} in a transaction, retried on conflicts as fdb-java's {@code runAsync}
-     * retries it; once it has committed, clients of this process blocked on keys it changed
-     * are served before the result is given (Redis answers a push after it has served the
-     * clients waiting for it).
-     */
-    /**
      * {@link #runInTransaction} on the calling thread, which blocks until the transaction has
      * committed and the clients it served have been answered ({@code db.run}: on the embedded
      * engine a caller that blocks may run its commit itself). For lane threads only.
@@ -256,6 +250,12 @@ public final class CommandExecutor {
         return result;
     }
 
+    /**
+     * Runs {@code work} in a transaction, retried on conflicts as fdb-java's {@code runAsync}
+     * retries it; once it has committed, clients of this process blocked on keys it changed
+     * are served before the result is given (Redis answers a push after it has served the
+     * clients waiting for it).
+     */
     public <T> CompletableFuture<T> runInTransaction(Function<Transaction, CompletableFuture<T>> work) {
         return runInTransaction(work, result -> { });
     }
@@ -369,45 +369,34 @@ public final class CommandExecutor {
     }
 
     /**
-     * Whether the request writes, as Redis's {@code processCommand} decides it: a command
-     * flagged {@code write}, or EXEC of a transaction that queued one.
-     */
-    /**
      * Redis's {@code is_denyoom_command} while the database is full: a command flagged
      * {@code denyoom}, or EXEC of a transaction that queued one.
      */
     private boolean deniedOom(ClientSession session, CommandSpec spec) {
-        if (!spec.has(CommandFlag.DENYOOM) && !(spec.name().equals("exec") && session.inMulti())) {
+        return (spec.has(CommandFlag.DENYOOM) || execHolds(session, spec, q -> q.has(CommandFlag.DENYOOM)))
+                && server.databaseFull();
+    }
+
+    /** Whether {@code spec} is EXEC of a transaction that queued a command {@code test} accepts. */
+    private boolean execHolds(ClientSession session, CommandSpec spec, java.util.function.Predicate<CommandSpec> test) {
+        if (!spec.name().equals("exec") || !session.inMulti()) {
             return false;
-        }
-        if (!server.databaseFull()) {
-            return false;
-        }
-        if (spec.has(CommandFlag.DENYOOM)) {
-            return true;
         }
         for (byte[][] queued : session.queued()) {
             CommandSpec q = server.commands().resolve(queued);
-            if (q != null && q.has(CommandFlag.DENYOOM)) {
+            if (q != null && test.test(q)) {
                 return true;
             }
         }
         return false;
     }
 
+    /**
+     * Whether the request writes, as Redis's {@code processCommand} decides it: a command
+     * flagged {@code write}, or EXEC of a transaction that queued one.
+     */
     private boolean writes(ClientSession session, CommandSpec spec) {
-        if (spec.isWrite()) {
-            return true;
-        }
-        if (spec.name().equals("exec") && session.inMulti()) {
-            for (byte[][] queued : session.queued()) {
-                CommandSpec q = server.commands().resolve(queued);
-                if (q != null && q.isWrite()) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return spec.isWrite() || execHolds(session, spec, CommandSpec::isWrite);
     }
 
     /**
@@ -458,8 +447,10 @@ public final class CommandExecutor {
         }
     }
 
-    /** Counts the commands an EXEC ran, once its transaction committed (its reply is their replies). */
-    /** Accounts the commands an EXEC ran (EXEC calls it once its transaction has committed). */
+    /**
+     * Counts the commands an EXEC ran (its reply is their replies); EXEC calls it once its
+     * transaction has committed, before the clients it unblocked are served.
+     */
     public void accountTransaction(ClientSession session, List<byte[][]> queued, Reply execReply) {
         long[] durations = execDurations.remove(session.id());
         if (!(execReply instanceof Reply.Array) || ((Reply.Array) execReply).items().size() != queued.size()) {
@@ -475,12 +466,12 @@ public final class CommandExecutor {
         }
     }
 
-    /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */
     /** FoundationDB's {@code storage_quota_exceeded}: the database (or tenant) is full. */
     static final int STORAGE_QUOTA_EXCEEDED = 1225;
     /** Redis's {@code shared.oomerr}. */
     public static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 
+    /** The error reply for a failure: Redis's words for ours, FoundationDB's code for the database's. */
     public Reply errorReply(Throwable error) {
         Throwable cause = unwrap(error);
         if (cause instanceof RedisException) {

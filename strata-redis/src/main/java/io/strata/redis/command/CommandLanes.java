@@ -103,7 +103,7 @@ public final class CommandLanes {
                 running = true;
             }
             // Off the connection's I/O thread: with one I/O thread for every connection (Redis's
-            // io-threads 1), the lanes run in parallel on the database's threads. Started from
+            // io-threads 1), the lanes run in parallel on the server's lane threads. Started from
             // the event loop, a lane starts once the loop has read every ready connection, so
             // its first batch holds all of them (ServerContext#laneExecutor).
             server.laneExecutor().execute(this::runBatches);

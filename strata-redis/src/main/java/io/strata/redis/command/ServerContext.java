@@ -35,13 +35,12 @@ public interface ServerContext {
     Database database();
 
     /**
-     * Where lanes run their batches: the database's executor, reached through whatever the
-     * server puts in front of it (the server holds the requests of one event-loop pass
-     * until the pass ends, so that a lane starts once for all of them).
+     * Where lanes run their batches, each blocking on its commit: the server's lane threads,
+     * reached through whatever the server puts in front of them (the server holds the
+     * requests of one event-loop pass until the pass ends, so that a lane starts once for all
+     * of them). Not the database's executor: a lane blocks while its commit runs.
      */
-    default java.util.concurrent.Executor laneExecutor() {
-        return database().getExecutor();
-    }
+    java.util.concurrent.Executor laneExecutor();
 
     /**
      * Whether the database refuses writes because it is full — past {@code maxmemory} where

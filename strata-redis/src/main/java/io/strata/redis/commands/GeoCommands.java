@@ -11,6 +11,7 @@ import io.strata.redis.protocol.Reply;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -66,13 +67,13 @@ final class GeoCommands {
             throw RedisException.syntax();
         }
         List<byte[]> zadd = new ArrayList<>();
-        zadd.add("zadd".getBytes());
+        zadd.add("zadd".getBytes(StandardCharsets.US_ASCII));
         for (int i = 1; i < first; i++) {
             zadd.add(inv.arg(i));
         }
         for (int i = first; i < inv.argc(); i += 3) {
             double[] xy = lonLat(inv, i);
-            zadd.add(Long.toString(GeoHash.score(xy[0], xy[1])).getBytes());
+            zadd.add(Long.toString(GeoHash.score(xy[0], xy[1])).getBytes(StandardCharsets.US_ASCII));
             zadd.add(inv.arg(i + 2));
         }
         Invocation asZadd = new Invocation(zadd.toArray(new byte[0][]), inv.session(), inv.server(),
@@ -155,7 +156,7 @@ final class GeoCommands {
 
     /** Meters per unit: M, KM, FT, MI (any case). */
     private static double unit(byte[] arg) {
-        switch (new String(arg, java.nio.charset.StandardCharsets.UTF_8).toLowerCase(Locale.ROOT)) {
+        switch (new String(arg, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT)) {
             case "m":
                 return 1;
             case "km":

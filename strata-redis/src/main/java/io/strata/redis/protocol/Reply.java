@@ -110,12 +110,12 @@ public abstract class Reply {
         return new Bool(value);
     }
 
-    /** Text that RESP3 sends as a verbatim string of format {@code txt} (INFO, CLIENT INFO, LATENCY DOCTOR). */
     /** A RESP3 big number (decimal digits, maybe signed); a bulk string in RESP2. */
     public static Reply bigNumber(String digits) {
         return new BigNumber(digits);
     }
 
+    /** Text that RESP3 sends as a verbatim string of format {@code txt} (INFO, CLIENT INFO, LATENCY DOCTOR). */
     public static Reply verbatim(String text) {
         return new Verbatim(text);
     }

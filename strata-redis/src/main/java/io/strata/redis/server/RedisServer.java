@@ -214,7 +214,6 @@ public final class RedisServer implements AutoCloseable {
                 0, LARGE_VALUE_CLEANUP_SECONDS, TimeUnit.SECONDS);
     }
 
-    /** Applies {@code notify-keyspace-events} (CONFIG SET takes effect for every connection at once). */
     /** Opens a namespace, its keyspace events set as {@code notify-keyspace-events} says now. */
     private Namespace openNamespace(List<String> path) {
         Namespace n = Namespace.open(database, path, () -> inputBarrier.await(), clock, stats, executor::errorReply);
