@@ -9,6 +9,7 @@ import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.durability.Checkpointer;
 import io.strata.engine.durability.DatabaseDirectory;
 import io.strata.engine.durability.Durability;
+import io.strata.engine.durability.LogTrimmer;
 import io.strata.engine.fault.LatencyModel;
 
 import java.io.IOException;
@@ -33,6 +34,12 @@ import java.util.function.LongSupplier;
 public final class Strata {
     /** The connection string of a database held in memory only. */
     static final String MEMORY = "strata:memory";
+    /**
+     * For test suites: {@code -Dstrata.inMemory.storage=ssd} makes {@link #inMemory()} and
+     * {@link Builder#inMemoryEngine()} open a disk-store engine in a temporary directory
+     * (deleted on close) instead, so the same tests run on both storage engines.
+     */
+    public static final String TEST_STORAGE_PROPERTY = "strata.inMemory.storage";
 
     private Strata() {}
 
@@ -64,6 +71,9 @@ public final class Strata {
         private LongSupplier nanoTime = System::nanoTime;
         private Durability durability = Durability.FSYNC;
         private long checkpointLogBytes = Checkpointer.DEFAULT_LOG_BYTES;
+        /** Null: what created the directory, else memory. */
+        private Storage storage;
+        private long diskCacheBytes = -1;
         private Completion completion = Completion.IMMEDIATE;
 
         private Builder() {}
@@ -117,7 +127,42 @@ public final class Strata {
          * handles on one engine ({@link EngineDatabase#handle}); the caller closes it.
          */
         public Engine inMemoryEngine() {
+            if (Storage.SSD.label().equals(System.getProperty(TEST_STORAGE_PROPERTY))) {
+                return diskEngineForTests();
+            }
             return limited(new Engine(faults, latency, nanoTime));
+        }
+
+        /**
+         * {@link #inMemoryEngine} under {@code -Dstrata.inMemory.storage=ssd}: a disk-store
+         * engine in a new temporary directory, deleted when the engine closes, so that a test
+         * suite written against {@link Strata#inMemory()} runs unchanged on the disk engine.
+         */
+        private Engine diskEngineForTests() {
+            Path directory;
+            try {
+                directory = java.nio.file.Files.createTempDirectory("strata-ssd-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create a directory for the disk engine", e);
+            }
+            Storage asked = storage;
+            Durability chosen = durability;
+            storage = Storage.SSD;
+            durability = Durability.OS_BUFFERED;
+            try {
+                return openEngine(directory, () -> deleteTree(directory));
+            } finally {
+                storage = asked;
+                durability = chosen;
+            }
+        }
+
+        private static void deleteTree(Path directory) throws IOException {
+            try (var paths = java.nio.file.Files.walk(directory)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.deleteIfExists(p);
+                }
+            }
         }
 
         /**
@@ -147,6 +192,29 @@ public final class Strata {
         /** When commits are acknowledged relative to the disk (default {@link Durability#FSYNC}). */
         public Builder durability(Durability durability) {
             this.durability = Objects.requireNonNull(durability);
+            return this;
+        }
+
+        /**
+         * Where a new database directory keeps its data (see {@link Storage}); recorded in the
+         * directory, so a later open needs no choice, and an open that asks for another
+         * storage than the one that created the directory is refused. Default: what created
+         * the directory; for a new one, {@link Storage#MEMORY}.
+         */
+        public Builder storage(Storage storage) {
+            this.storage = Objects.requireNonNull(storage);
+            return this;
+        }
+
+        /**
+         * The disk store's block cache under {@link Storage#SSD}, in bytes, outside the Java
+         * heap (default: an eighth of the heap's maximum, at least 32 MiB).
+         */
+        public Builder diskCacheBytes(long bytes) {
+            if (bytes < 1 << 20) {
+                throw new IllegalArgumentException("disk cache must be at least 1 MiB, got " + bytes);
+            }
+            this.diskCacheBytes = bytes;
             return this;
         }
 
@@ -185,15 +253,30 @@ public final class Strata {
          * the caller closes it, which releases the directory.
          */
         public Engine openEngine(Path directory) {
+            return openEngine(directory, null);
+        }
+
+        /** {@link #openEngine(Path)}, running {@code afterClose} (if not null) once the engine released the directory. */
+        private Engine openEngine(Path directory, AutoCloseable afterClose) {
             Objects.requireNonNull(directory);
             DatabaseDirectory.Opened opened;
             try {
-                opened = DatabaseDirectory.open(directory, durability);
+                long cache = diskCacheBytes > 0 ? diskCacheBytes : Math.max(32L << 20, Runtime.getRuntime().maxMemory() / 8);
+                opened = DatabaseDirectory.open(directory, durability, storage, cache);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot open the Strata database " + directory + ": " + e.getMessage(), e);
             }
-            Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), opened.lock());
-            engine.runAlongside(new Checkpointer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes));
+            AutoCloseable release = afterClose == null ? opened.lock() : () -> {
+                try {
+                    opened.lock().close();
+                } finally {
+                    afterClose.close();
+                }
+            };
+            Engine engine = new Engine(faults, latency, nanoTime, opened.store(), opened.baseVersion(), opened.log(), release);
+            engine.runAlongside(opened.storage() == Storage.SSD
+                    ? new LogTrimmer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes)
+                    : new Checkpointer(directory, opened.log(), engine.pipeline(), opened.store(), checkpointLogBytes));
             return limited(engine);
         }
     }

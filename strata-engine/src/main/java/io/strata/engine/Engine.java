@@ -171,6 +171,7 @@ public final class Engine implements AutoCloseable {
         } finally {
             timer.shutdownNow();
             pool.shutdown();
+            store.close();
             if (resources != null) {
                 try {
                     resources.close();

@@ -4,6 +4,7 @@ import com.apple.foundationdb.KeySelector;
 import com.apple.foundationdb.KeyValue;
 import io.strata.engine.cluster.ShardMap;
 import io.strata.engine.error.FdbError;
+import io.strata.engine.store.StoreRange;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 
@@ -159,16 +160,18 @@ final class ReadView {
         int offset = sel.getOffset();
         if (offset >= 1) {
             byte[] from = sel.orEqual() ? ByteKeys.keyAfter(key) : key;
-            Cursor c = new Cursor(from, maxKey, false);
-            KeyValue kv = c.skipThenNext(offset - 1);
-            c.record();
-            return kv == null ? new Resolved(maxKey, false, offset > 1) : new Resolved(kv.getKey(), false, false);
+            try (Cursor c = new Cursor(from, maxKey, false)) {
+                KeyValue kv = c.skipThenNext(offset - 1);
+                c.record();
+                return kv == null ? new Resolved(maxKey, false, offset > 1) : new Resolved(kv.getKey(), false, false);
+            }
         }
         byte[] upTo = ByteKeys.min(sel.orEqual() ? ByteKeys.keyAfter(key) : key, maxKey);
-        Cursor c = new Cursor(ByteKeys.EMPTY, upTo, true);
-        KeyValue kv = c.skipThenNext(-(long) offset);
-        c.record();
-        return kv == null ? new Resolved(ByteKeys.EMPTY, true, false) : new Resolved(kv.getKey(), false, false);
+        try (Cursor c = new Cursor(ByteKeys.EMPTY, upTo, true)) {
+            KeyValue kv = c.skipThenNext(-(long) offset);
+            c.record();
+            return kv == null ? new Resolved(ByteKeys.EMPTY, true, false) : new Resolved(kv.getKey(), false, false);
+        }
     }
 
     /**
@@ -213,24 +216,25 @@ final class ReadView {
         List<KeyValue> rows = new ArrayList<>();
         boolean more = false;
         if (ByteKeys.compare(b.key(), e.key()) < 0) {
-            Cursor c = new Cursor(b.key(), e.key(), reverse);
-            KeyValue kv;
-            long bytes = 0;
-            while ((kv = c.next()) != null) {
-                rows.add(kv);
-                if (limit > 0 && rows.size() == limit) {
-                    more = true;
-                    break;
-                }
-                if (byteLimit > 0) {
-                    bytes += ROW_BYTES + kv.getKey().length + kv.getValue().length;
-                    if (bytes >= byteLimit) {
+            try (Cursor c = new Cursor(b.key(), e.key(), reverse)) {
+                KeyValue kv;
+                long bytes = 0;
+                while ((kv = c.next()) != null) {
+                    rows.add(kv);
+                    if (limit > 0 && rows.size() == limit) {
                         more = true;
                         break;
                     }
+                    if (byteLimit > 0) {
+                        bytes += ROW_BYTES + kv.getKey().length + kv.getValue().length;
+                        if (bytes >= byteLimit) {
+                            more = true;
+                            break;
+                        }
+                    }
                 }
+                c.record();
             }
-            c.record();
         }
         return new Rows(rows, more, b.readToBegin() || e.readToBegin(), !more && (b.readThroughEnd() || e.readThroughEnd()));
     }
@@ -254,7 +258,7 @@ final class ReadView {
      * where a versionstamped key may land. A read that stops before such a range (a limit
      * reached, a selector answered) never fails.
      */
-    private final class Cursor {
+    private final class Cursor implements AutoCloseable {
         private final boolean reverse;
         private final byte[] lo;
         private final byte[] hi;
@@ -271,6 +275,8 @@ final class ReadView {
          */
         private ReadCache.Interval known;
         private final Iterator<Map.Entry<byte[], byte[]>> stored;
+        /** The store's range behind {@link #stored} when reading the store: closed with the cursor. */
+        private StoreRange storeRange;
         private final Iterator<Map.Entry<byte[], WriteMap.Entry>> written;
         /**
          * The next stored and written entries, fetched only when the walk needs them: a read
@@ -300,12 +306,21 @@ final class ReadView {
                 }
                 this.stored = cache.rows(lo, hi, reverse);
             } else {
-                this.stored = shards == null ? store.range(lo, hi, version, reverse)
-                                             : VirtualSystemKeys.range(store, shards, version, lo, hi, reverse);
+                this.storeRange = shards == null ? store.range(lo, hi, version, reverse)
+                                                 : VirtualSystemKeys.range(store, shards, version, lo, hi, reverse);
+                this.stored = storeRange;
                 this.fetched = cache == null ? null : new ArrayList<>();
             }
             this.written = writes == null ? java.util.Collections.emptyIterator()
                                           : writes.entries(lo, hi, reverse).entrySet().iterator();
+        }
+
+        /** Releases the store's range (over a disk store: its cursor and its hold on the window). */
+        @Override
+        public void close() {
+            if (storeRange != null) {
+                storeRange.close();
+            }
         }
 
         private Map.Entry<byte[], byte[]> peekStored() {

@@ -1,6 +1,7 @@
 package io.strata.engine.client;
 
 import io.strata.engine.cluster.ShardMap;
+import io.strata.engine.store.StoreRange;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 
@@ -36,15 +37,14 @@ final class VirtualSystemKeys {
     }
 
     /** The present rows of {@code [lo, hi)} at {@code version}, ascending or descending. */
-    static Iterator<Map.Entry<byte[], byte[]>> range(VersionedStore store, ShardMap shards, long version,
-                                                     byte[] lo, byte[] hi, boolean reverse) {
+    static StoreRange range(VersionedStore store, ShardMap shards, long version, byte[] lo, byte[] hi, boolean reverse) {
         if (!ShardMap.meetsKeyServers(lo, hi)) {
             return store.range(lo, hi, version, reverse);
         }
         byte[] innerLo = ByteKeys.max(lo, ShardMap.KEY_SERVERS_BEGIN);
         byte[] innerHi = ByteKeys.min(hi, ShardMap.KEY_SERVERS_END);
-        Iterator<Map.Entry<byte[], byte[]>> below = store.range(lo, innerLo, version, reverse);
-        Iterator<Map.Entry<byte[], byte[]>> above = store.range(innerHi, hi, version, reverse);
+        StoreRange below = store.range(lo, innerLo, version, reverse);
+        StoreRange above = store.range(innerHi, hi, version, reverse);
         List<Map.Entry<byte[], byte[]>> inside = shards.keyServersRows(version).stream()
                 .filter(e -> ByteKeys.compare(e.getKey(), innerLo) >= 0 && ByteKeys.compare(e.getKey(), innerHi) < 0)
                 .toList();
@@ -53,15 +53,14 @@ final class VirtualSystemKeys {
             List<Map.Entry<byte[], byte[]>> copy = new java.util.ArrayList<>(inside);
             Collections.reverse(copy);
             virtual = copy.iterator();
-            return concat(above, virtual, below);
+            return concat(above, StoreRange.of(virtual), below);
         }
         virtual = inside.iterator();
-        return concat(below, virtual, above);
+        return concat(below, StoreRange.of(virtual), above);
     }
 
-    @SafeVarargs
-    private static Iterator<Map.Entry<byte[], byte[]>> concat(Iterator<Map.Entry<byte[], byte[]>>... parts) {
-        return new Iterator<>() {
+    private static StoreRange concat(StoreRange... parts) {
+        return new StoreRange() {
             private int part;
 
             @Override
@@ -78,6 +77,13 @@ final class VirtualSystemKeys {
                     throw new NoSuchElementException();
                 }
                 return parts[part].next();
+            }
+
+            @Override
+            public void close() {
+                for (StoreRange p : parts) {
+                    p.close();
+                }
             }
         };
     }

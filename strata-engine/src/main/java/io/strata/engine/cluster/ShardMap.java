@@ -109,19 +109,21 @@ public final class ShardMap {
         long total = 0;
         long system = 0;
         long sinceCandidate = 0;
-        for (var it = store.range(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version, false); it.hasNext(); ) {
-            Map.Entry<byte[], byte[]> e = it.next();
-            if (sinceCandidate >= CANDIDATE_BYTES) {
-                candidates.add(e.getKey());
-                offsets.add(total);
-                sinceCandidate = 0;
-            }
-            long size = e.getKey().length + e.getValue().length;
-            total += size;
-            if (e.getKey().length > 0 && e.getKey()[0] == (byte) 0xff) {
-                system += size;
-            }
-            sinceCandidate += size;
+        try (var it = store.range(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version, false)) {
+            while (it.hasNext()) {
+                Map.Entry<byte[], byte[]> e = it.next();
+                if (sinceCandidate >= CANDIDATE_BYTES) {
+                    candidates.add(e.getKey());
+                    offsets.add(total);
+                    sinceCandidate = 0;
+                }
+                long size = e.getKey().length + e.getValue().length;
+                total += size;
+                if (e.getKey().length > 0 && e.getKey()[0] == (byte) 0xff) {
+                    system += size;
+                }
+                sinceCandidate += size;
+        }
         }
         List<byte[]> begins = new ArrayList<>();
         List<Long> beginOffsets = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.strata.engine.durability;
 
+import io.strata.engine.store.StoreRange;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 
@@ -75,19 +76,20 @@ public final class CheckpointFile {
             FileIo.writeFully(ch, header);
             ByteBuffer chunk = ByteBuffer.allocate(8 + CHUNK_BYTES);
             chunk.position(8);
-            Iterator<Map.Entry<byte[], byte[]>> it = store.range(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version, false);
-            while (it.hasNext()) {
-                Map.Entry<byte[], byte[]> e = it.next();
-                int need = 8 + e.getKey().length + e.getValue().length;
-                if (chunk.position() > 8 && chunk.position() + need > chunk.capacity()) {
-                    flushChunk(ch, chunk);
-                }
-                if (chunk.capacity() < 8 + need) {
-                    chunk = ByteBuffer.allocate(8 + need);
-                    chunk.position(8);
-                }
-                chunk.putInt(e.getKey().length).put(e.getKey()).putInt(e.getValue().length).put(e.getValue());
-                count++;
+            try (StoreRange it = store.range(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version, false)) {
+                while (it.hasNext()) {
+                    Map.Entry<byte[], byte[]> e = it.next();
+                    int need = 8 + e.getKey().length + e.getValue().length;
+                    if (chunk.position() > 8 && chunk.position() + need > chunk.capacity()) {
+                        flushChunk(ch, chunk);
+                    }
+                    if (chunk.capacity() < 8 + need) {
+                        chunk = ByteBuffer.allocate(8 + need);
+                        chunk.position(8);
+                    }
+                    chunk.putInt(e.getKey().length).put(e.getKey()).putInt(e.getValue().length).put(e.getValue());
+                    count++;
+            }
             }
             if (chunk.position() > 8) {
                 flushChunk(ch, chunk);

@@ -5,9 +5,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** Syncing a directory, so that file creations, renames and deletions in it are durable. */
+/** Syncing files and directories, so that writes, creations, renames and deletions are durable. */
 final class Fsync {
     private Fsync() {}
+
+    static void file(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+    }
 
     static void directory(Path directory) throws IOException {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {

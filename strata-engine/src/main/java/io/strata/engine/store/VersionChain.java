@@ -26,7 +26,10 @@ final class VersionChain extends VersionNode {
     private static final VarHandle HEAD =
             Handles.field(MethodHandles.lookup(), VersionChain.class, "head", VersionNode.class);
 
-    /** A chain whose first write set {@code key} to {@code value} (not null) at {@code version}. */
+    /**
+     * A chain whose first write set {@code key} to {@code value} at {@code version}; null (a
+     * tombstone) only over a disk store, where the key may be on disk.
+     */
     VersionChain(byte[] key, int hash, long version, byte[] value) {
         super(version, value, null);
         this.key = key;
@@ -38,6 +41,19 @@ final class VersionChain extends VersionNode {
         for (VersionNode n = head; n != null; n = n.next) {
             if (n.version <= version) {
                 return n.value();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The newest node at or below {@code version}, or null when every version held is newer
+     * (over a disk store the key's older state is then on disk).
+     */
+    VersionNode nodeAt(long version) {
+        for (VersionNode n = head; n != null; n = n.next) {
+            if (n.version <= version) {
+                return n;
             }
         }
         return null;

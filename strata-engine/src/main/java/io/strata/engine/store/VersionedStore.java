@@ -47,10 +47,41 @@ import java.util.Map;
  * of recent clears, dropped by any {@link #set} inside it), and a clear that starts inside
  * one walks only the part beyond it.
  *
- * <p>FoundationDB differs in keeping only the newest version on disk and the window in
- * memory, and in pruning by version ranges per storage server; the answers are the same.
+ * <h2>Over a disk store ({@link io.strata.Storage#SSD})</h2>
+ * Memory then holds only the window — every write newer than the version the
+ * {@link DiskStore} is at — and the disk holds the newest version of every key as of that
+ * version, as a FoundationDB storage server keeps its window in memory over its disk engine.
+ * <ul>
+ *   <li><b>Writes</b> go to memory as above; every write, a key's first included, enters the
+ *       pruning FIFO. A clear of a key not in memory writes a tombstone chain (the key may be
+ *       on disk). A range clear writes tombstones on the chains of its range in memory and,
+ *       when the disk holds a key of the range, is remembered whole in {@link RangeClears}.</li>
+ *   <li><b>Leaving the window</b>: {@link #pruneBefore} hands the writes below the floor, and
+ *       the range clears, to the {@link CatchUp} thread, which writes them to the disk in
+ *       version order. Once written (and past the grace period of {@link ReaderEpochs}) they
+ *       come back and the sequencer drops them: a range clear is forgotten, a chain is cut
+ *       behind the node as above, and a chain whose newest node was written is removed —
+ *       the key now lives on disk only. A batch's range clears go before its chains.</li>
+ *   <li><b>A point read</b> at {@code rv} walks the key's chain; when no node is at or below
+ *       {@code rv}, a range clear at or below {@code rv} covering the key means absent, else
+ *       the disk answers. Why that is right while the catch-up runs: memory always holds every
+ *       write newer than the disk's version (nothing is dropped before it is on disk), and the
+ *       disk's version is below the floor, so at or below {@code rv}. If the chain walk missed
+ *       a write because it was dropped meanwhile, the disk already has it; if it saw a range
+ *       clear, every later write to the key is still in memory (drops go in version order,
+ *       clears first), so the walk would have found it.</li>
+ *   <li><b>A range read</b> opens a disk cursor, which sees the disk as it was when opened, and
+ *       merges it with the chains of the range. Chains dropped while it walks would be lost to
+ *       it, so it holds a {@link ReaderEpochs} registration until closed, and reads the disk's
+ *       version {@code A} after registering: nothing written after {@code A} is dropped before
+ *       it closes, and a disk key with no chain node at or below {@code rv} is absent when a
+ *       range clear in {@code (A, rv]} covers it (older ones the cursor already shows).</li>
+ * </ul>
+ *
+ * <p>FoundationDB differs in pruning by version ranges per storage server; the answers are
+ * the same.
  */
-public final class VersionedStore {
+public final class VersionedStore implements AutoCloseable {
     private final SortedIndex sorted = new SortedIndex();
     /**
      * The same chains by hash, for point reads: one probe instead of a skip-list descent of
@@ -92,20 +123,103 @@ public final class VersionedStore {
     private long bytes;
     private volatile long bytesPublished;
 
+    /** The disk store under the window, or null when everything is in memory. */
+    private final DiskStore disk;
+    /** Over a disk store: range clears not yet dropped after the catch-up wrote them; else null. */
+    private final RangeClears diskClears;
+    private final ReaderEpochs epochs;
+    private final CatchUp catchUp;
+    /** Writer-owned, over a disk store: range clears not yet handed to the catch-up, oldest first. */
+    private final java.util.ArrayDeque<RangeClears.Clear> clearsToHandOver;
+
     private volatile long oldestReadableVersion = Long.MIN_VALUE;
     /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
     private volatile long pinned = Long.MAX_VALUE;
 
+    /** A store held wholly in memory ({@link io.strata.Storage#MEMORY}). */
+    public VersionedStore() {
+        this.disk = null;
+        this.diskClears = null;
+        this.epochs = null;
+        this.catchUp = null;
+        this.clearsToHandOver = null;
+    }
+
+    /**
+     * A store whose newest versions live in {@code disk} ({@link io.strata.Storage#SSD}),
+     * which it closes; the window starts empty over the disk's {@link DiskStore#appliedVersion}.
+     * Starts the catch-up thread named {@code name}.
+     */
+    public VersionedStore(DiskStore disk, String name) {
+        this.disk = disk;
+        this.diskClears = new RangeClears();
+        this.epochs = new ReaderEpochs();
+        this.catchUp = new CatchUp(disk, epochs, name);
+        this.clearsToHandOver = new java.util.ArrayDeque<>();
+    }
+
+    /** Whether the newest versions live in a disk store. */
+    public boolean onDisk() {
+        return disk != null;
+    }
+
+    /** Over a disk store, the version it has every write up to; else {@code Long.MAX_VALUE}. */
+    public long diskVersion() {
+        return disk == null ? Long.MAX_VALUE : disk.appliedVersion();
+    }
+
+    /** Over a disk store, makes what it has survive a crash (see {@link DiskStore#makeDurable}). */
+    public void makeDiskDurable() throws java.io.IOException {
+        if (disk != null) {
+            disk.makeDurable();
+        }
+    }
+
+    /** Over a disk store, whether the catch-up has written everything handed to it. */
+    public boolean caughtUp() {
+        return catchUp == null || catchUp.idle();
+    }
+
+    /** Stops the catch-up and closes the disk store; what it had not written is still in the log. */
+    @Override
+    public void close() {
+        if (disk != null) {
+            catchUp.close();
+            disk.close();
+        }
+    }
+
     /** The value of {@code key} at {@code version}, or null when absent. */
     public byte[] get(byte[] key, long version) {
         VersionChain chain = index.get(key);
-        return chain == null ? null : chain.valueAt(version);
+        if (disk == null) {
+            return chain == null ? null : chain.valueAt(version);
+        }
+        // Over a disk store: see "Over a disk store" for why this order is right.
+        if (chain != null) {
+            VersionNode n = chain.nodeAt(version);
+            if (n != null) {
+                return n.value();
+            }
+        }
+        RangeClears.Snapshot clears = diskClears.snapshot();
+        if (!clears.isEmpty() && clears.covers(key, Long.MIN_VALUE, version)) {
+            return null;
+        }
+        return disk.get(key);
     }
 
     /** The newest value of {@code key}, including writes of the batch being applied; writer only. */
     public byte[] latest(byte[] key) {
         VersionChain chain = index.get(key);
-        return chain == null ? null : chain.latestValue();
+        if (chain != null || disk == null) {
+            return chain == null ? null : chain.latestValue();
+        }
+        RangeClears.Snapshot clears = diskClears.snapshot();
+        if (!clears.isEmpty() && clears.covers(key, Long.MIN_VALUE, Long.MAX_VALUE)) {
+            return null;
+        }
+        return disk.get(key);
     }
 
     /** Sets {@code key} to {@code value} at {@code version}; writer only. */
@@ -130,6 +244,9 @@ public final class VersionedStore {
             // no pruning entry: the chain leaves the window by its later writes' entries.
             sorted.insert(chain);
             bytes += HeapSizes.CHAIN + HeapSizes.array(key.length) + chain.valueHeapBytes();
+            if (disk != null) {
+                dirty.add(chain, chain); // over a disk store every write must reach the disk
+            }
         } else {
             write(chain, version, value);
         }
@@ -189,8 +306,16 @@ public final class VersionedStore {
     /** Clears {@code key} at {@code version}; writer only. */
     public void clear(byte[] key, long version) {
         VersionChain chain = index.get(key);
-        if (chain != null && !chain.latestIsTombstone()) {
-            write(chain, version, null);
+        if (chain != null) {
+            if (!chain.latestIsTombstone()) {
+                write(chain, version, null);
+            }
+        } else if (disk != null) {
+            // The key may be on disk: a tombstone chain hides it, and takes the delete there.
+            chain = index.getOrCreate(key, ByteKeys.hash(key), version, null);
+            sorted.insert(chain);
+            bytes += HeapSizes.CHAIN + HeapSizes.array(key.length);
+            dirty.add(chain, chain);
         }
     }
 
@@ -212,6 +337,12 @@ public final class VersionedStore {
                 if (!chain.latestIsTombstone()) {
                     write(chain, version, null);
                 }
+            }
+            if (disk != null && disk.anyKeyIn(walkFrom, end)) {
+                // Keys on disk only: remembered as a range until the disk has the clear too.
+                RangeClears.Clear clear = new RangeClears.Clear(walkFrom, end, version);
+                diskClears.add(clear);
+                clearsToHandOver.add(clear);
             }
         }
         if (known >= 0) {
@@ -247,6 +378,10 @@ public final class VersionedStore {
         }
         // Publish the floor first: a reader that checks after reading sees it and refuses.
         oldestReadableVersion = floor;
+        if (disk != null) {
+            handToDisk(floor);
+            return;
+        }
         while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
             VersionChain chain = dirty.oldestChain();
             VersionNode node = dirty.oldestNode();
@@ -264,6 +399,60 @@ public final class VersionedStore {
                 bytes -= HeapSizes.CHAIN + HeapSizes.array(chain.key.length) + HeapSizes.NODE;
             }
             dirty.removeOldest();
+        }
+    }
+
+    /**
+     * Over a disk store: drops from memory what the catch-up wrote, then hands it the writes
+     * and range clears below {@code floor}. See "Over a disk store".
+     */
+    private void handToDisk(long floor) {
+        for (CatchUp.Batch written; (written = catchUp.pollWritten()) != null; ) {
+            dropWritten(written);
+        }
+        CatchUp.Batch batch = null;
+        while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
+            if (batch == null) {
+                batch = new CatchUp.Batch(64);
+            }
+            batch.add(dirty.oldestChain(), dirty.oldestNode());
+            dirty.removeOldest();
+        }
+        while (!clearsToHandOver.isEmpty() && clearsToHandOver.peekFirst().version() < floor) {
+            if (batch == null) {
+                batch = new CatchUp.Batch(0);
+            }
+            batch.clears.add(clearsToHandOver.pollFirst());
+        }
+        if (batch != null) {
+            batch.version = floor - 1;
+            catchUp.submit(batch);
+        }
+    }
+
+    /** Drops what a written batch holds: its range clears first, then its nodes (see "Over a disk store"). */
+    private void dropWritten(CatchUp.Batch batch) {
+        diskClears.removeUpTo(batch.version);
+        for (int i = 0; i < batch.count; i++) {
+            VersionChain chain = batch.chains[i];
+            VersionNode node = batch.nodes[i];
+            if (node.replaced) {
+                continue;
+            }
+            if (node != chain) {
+                VersionNode behind = node.next;
+                if (behind != null) {
+                    bytes -= behind.valueHeapBytes() + (behind == chain ? 0 : HeapSizes.NODE);
+                }
+                chain.pruneAfter(node);
+            }
+            if (chain.newest() == node) {
+                // The key's newest write is on disk: the key lives there only now.
+                sorted.remove(chain);
+                index.remove(chain);
+                bytes -= HeapSizes.CHAIN + HeapSizes.array(chain.key.length)
+                        + (node == chain ? chain.valueHeapBytes() : HeapSizes.NODE + node.valueHeapBytes());
+            }
         }
     }
 
@@ -290,20 +479,25 @@ public final class VersionedStore {
      * iterator is weakly consistent with concurrent writes but exact for {@code version}
      * when that version is visible.
      */
-    public Iterator<Map.Entry<byte[], byte[]>> range(byte[] begin, byte[] end, long version, boolean reverse) {
+    public StoreRange range(byte[] begin, byte[] end, long version, boolean reverse) {
         if (ByteKeys.compare(begin, end) >= 0) {
-            return java.util.Collections.emptyIterator();
+            return StoreRange.of(java.util.Collections.emptyIterator());
         }
-        return new VisibleIterator(reverse ? sorted.descending(begin, end) : sorted.ascending(begin, end), version);
+        Iterator<VersionChain> chains = reverse ? sorted.descending(begin, end) : sorted.ascending(begin, end);
+        if (disk == null) {
+            return StoreRange.of(new VisibleIterator(chains, version));
+        }
+        return new DiskRange(epochs, disk, diskClears, begin, end, version, reverse, chains);
     }
 
     /** Bytes of the keys and values present in {@code [begin, end)} at {@code version}. */
     public long estimatedSize(byte[] begin, byte[] end, long version) {
         long total = 0;
-        Iterator<Map.Entry<byte[], byte[]>> it = range(begin, end, version, false);
-        while (it.hasNext()) {
-            Map.Entry<byte[], byte[]> e = it.next();
-            total += e.getKey().length + e.getValue().length;
+        try (StoreRange it = range(begin, end, version, false)) {
+            while (it.hasNext()) {
+                Map.Entry<byte[], byte[]> e = it.next();
+                total += e.getKey().length + e.getValue().length;
+            }
         }
         return total;
     }
@@ -320,14 +514,15 @@ public final class VersionedStore {
         java.util.List<byte[]> points = new java.util.ArrayList<>();
         points.add(begin);
         long accumulated = 0;
-        Iterator<Map.Entry<byte[], byte[]>> it = range(begin, end, version, false);
-        while (it.hasNext()) {
-            Map.Entry<byte[], byte[]> e = it.next();
-            if (accumulated >= chunkSize && !java.util.Arrays.equals(e.getKey(), begin)) {
-                points.add(e.getKey());
-                accumulated = 0;
+        try (StoreRange it = range(begin, end, version, false)) {
+            while (it.hasNext()) {
+                Map.Entry<byte[], byte[]> e = it.next();
+                if (accumulated >= chunkSize && !java.util.Arrays.equals(e.getKey(), begin)) {
+                    points.add(e.getKey());
+                    accumulated = 0;
+                }
+                accumulated += e.getKey().length + e.getValue().length;
             }
-            accumulated += e.getKey().length + e.getValue().length;
         }
         points.add(end);
         return points;

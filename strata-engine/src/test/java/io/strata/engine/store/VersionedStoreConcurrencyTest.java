@@ -1,7 +1,9 @@
 package io.strata.engine.store;
 
 import io.strata.engine.util.ByteKeys;
+import io.strata.engine.disk.RocksDiskStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -21,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * publishes each version after applying it and prunes behind a moving floor, so that keys
  * come and go and the indexes split and unlink nodes; readers at published versions scan
  * ranges both ways and read points, and every answer they get while their version is still
- * readable equals the model's state at that version.
+ * readable equals the model's state at that version. Run over memory only, and over a disk
+ * store whose catch-up writes and drops the pruned versions while the readers read.
  */
 class VersionedStoreConcurrencyTest {
     private static final int KEYS = 3_000;
@@ -37,9 +40,20 @@ class VersionedStoreConcurrencyTest {
 
     @Test
     void readersAlwaysSeeExactlyTheStateAtTheirVersion() throws Exception {
+        run(new VersionedStore());
+    }
+
+    @Test
+    void overADiskStoreReadersAlwaysSeeExactlyTheStateAtTheirVersion(@TempDir java.nio.file.Path dir) throws Exception {
+        try (VersionedStore store = new VersionedStore(RocksDiskStore.open(dir, 8 << 20), "test-catch-up")) {
+            run(store);
+            assertThat(store.diskVersion()).as("the catch-up wrote pruned versions while the readers read").isGreaterThan(VERSIONS / 2);
+        }
+    }
+
+    private static void run(VersionedStore store) throws Exception {
         long seed = System.nanoTime();
-        System.out.println("VersionedStoreConcurrencyTest seed " + seed);
-        VersionedStore store = new VersionedStore();
+        System.out.println("VersionedStoreConcurrencyTest seed " + seed + (store.onDisk() ? " (disk)" : ""));
         Map<Long, TreeMap<byte[], byte[]>> states = new ConcurrentHashMap<>();
         TreeMap<byte[], byte[]> model = new TreeMap<>(ByteKeys.COMPARATOR);
         states.put(0L, new TreeMap<>(model));

@@ -1,0 +1,313 @@
+package io.strata.engine.disk;
+
+import io.strata.engine.store.DiskStore;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Range;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * {@link DiskStore} on RocksDB — the store FoundationDB's own {@code ssd-rocksdb-v1} engine
+ * uses: an LSM tree with ordered scans both ways, atomic write batches and range deletes.
+ *
+ * <h2>Layout</h2>
+ * Two column families in one RocksDB directory: {@code default} holds the keys and values
+ * exactly as the database has them (RocksDB's bytewise order is FoundationDB's key order);
+ * {@code strata-meta} holds {@code applied-version}, the version of the last batch written,
+ * as 8 big-endian bytes, written in the same atomic batch as the data.
+ *
+ * <h2>Durability</h2>
+ * Batches skip RocksDB's own write-ahead log: Strata's log already holds every commit, and
+ * it is kept until the disk store has it durably. {@link #makeDurable} flushes the memtables
+ * of both column families together ({@code atomic_flush}), so what survives a crash is always
+ * a prefix of the batches written, and {@code applied-version} names its last one.
+ *
+ * <p>Concurrency: RocksDB's handles are thread-safe; {@link #write} is called by one thread
+ * (the store's catch-up), reads by any.
+ */
+public final class RocksDiskStore implements DiskStore {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static final byte[] META_FAMILY = "strata-meta".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] APPLIED_VERSION = "applied-version".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Path directory;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions familyOptions;
+    private final LRUCache cache;
+    private final BloomFilter bloom;
+    private final RocksDB db;
+    private final ColumnFamilyHandle data;
+    private final ColumnFamilyHandle meta;
+    private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
+    private volatile long appliedVersion;
+
+    private RocksDiskStore(Path directory, long cacheBytes) throws IOException {
+        this.directory = directory;
+        Files.createDirectories(directory);
+        this.cache = new LRUCache(cacheBytes);
+        this.bloom = new BloomFilter(10, false);
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(cache)
+                .setFilterPolicy(bloom)
+                .setBlockSize(16 << 10)
+                .setCacheIndexAndFilterBlocks(true)
+                .setPinL0FilterAndIndexBlocksInCache(true);
+        this.familyOptions = new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setWriteBufferSize(64L << 20)
+                .setLevelCompactionDynamicLevelBytes(true)
+                .optimizeLevelStyleCompaction();
+        this.dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setAtomicFlush(true)
+                .setMaxBackgroundJobs(2)
+                .setBytesPerSync(1 << 20);
+        List<ColumnFamilyDescriptor> families = List.of(
+                new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
+                new ColumnFamilyDescriptor(META_FAMILY, familyOptions));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try {
+            this.db = RocksDB.open(dbOptions, directory.toString(), families, handles);
+        } catch (RocksDBException e) {
+            closeOptions();
+            throw new IOException("cannot open the disk store in " + directory + ": " + e.getMessage(), e);
+        }
+        this.data = handles.get(0);
+        this.meta = handles.get(1);
+        try {
+            byte[] v = db.get(meta, APPLIED_VERSION);
+            this.appliedVersion = v == null ? 0 : ByteBuffer.wrap(v).getLong();
+        } catch (RocksDBException e) {
+            close();
+            throw new IOException("cannot read the disk store's version in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens, or creates, the store in {@code directory} with a block cache of
+     * {@code cacheBytes} (outside the Java heap).
+     */
+    public static RocksDiskStore open(Path directory, long cacheBytes) throws IOException {
+        return new RocksDiskStore(directory, cacheBytes);
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        try {
+            return db.get(data, key);
+        } catch (RocksDBException e) {
+            throw failure("reading a key", e);
+        }
+    }
+
+    @Override
+    public Cursor cursor(byte[] lo, byte[] hi, boolean reverse) {
+        return new RocksCursor(lo, hi, reverse);
+    }
+
+    @Override
+    public boolean anyKeyIn(byte[] lo, byte[] hi) {
+        try (Cursor c = cursor(lo, hi, false)) {
+            return c.hasNext();
+        }
+    }
+
+    @Override
+    public Batch newBatch() {
+        return new RocksBatch();
+    }
+
+    @Override
+    public void write(Batch batch, long version) throws IOException {
+        WriteBatch wb = ((RocksBatch) batch).batch;
+        try {
+            wb.put(meta, APPLIED_VERSION, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
+            db.write(writeOptions, wb);
+        } catch (RocksDBException e) {
+            throw new IOException("writing to the disk store in " + directory + " failed: " + e.getMessage(), e);
+        }
+        appliedVersion = version;
+    }
+
+    @Override
+    public long appliedVersion() {
+        return appliedVersion;
+    }
+
+    @Override
+    public void makeDurable() throws IOException {
+        try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(options, List.of(data, meta));
+        } catch (RocksDBException e) {
+            throw new IOException("flushing the disk store in " + directory + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long approximateBytes(byte[] lo, byte[] hi) {
+        try (Slice a = new Slice(lo); Slice b = new Slice(hi)) {
+            long[] sizes = db.getApproximateSizes(data, List.of(new Range(a, b)),
+                    org.rocksdb.SizeApproximationFlag.INCLUDE_FILES, org.rocksdb.SizeApproximationFlag.INCLUDE_MEMTABLES);
+            return sizes.length == 0 ? 0 : sizes[0];
+        }
+    }
+
+    @Override
+    public void close() {
+        data.close();
+        meta.close();
+        db.close();
+        writeOptions.close();
+        closeOptions();
+    }
+
+    private void closeOptions() {
+        dbOptions.close();
+        familyOptions.close();
+        bloom.close();
+        cache.close();
+    }
+
+    private UncheckedDiskException failure(String what, RocksDBException e) {
+        return new UncheckedDiskException(what + " from the disk store in " + directory + " failed: " + e.getMessage(), e);
+    }
+
+    /** A read or write of the disk store failed; the engine cannot answer without it. */
+    public static final class UncheckedDiskException extends RuntimeException {
+        UncheckedDiskException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final class RocksBatch implements Batch {
+        final WriteBatch batch = new WriteBatch();
+
+        @Override
+        public void put(byte[] key, byte[] value) {
+            try {
+                batch.put(data, key, value);
+            } catch (RocksDBException e) {
+                throw failure("batching a write", e);
+            }
+        }
+
+        @Override
+        public void delete(byte[] key) {
+            try {
+                batch.delete(data, key);
+            } catch (RocksDBException e) {
+                throw failure("batching a delete", e);
+            }
+        }
+
+        @Override
+        public void deleteRange(byte[] begin, byte[] end) {
+            try {
+                batch.deleteRange(data, begin, end);
+            } catch (RocksDBException e) {
+                throw failure("batching a range delete", e);
+            }
+        }
+
+        @Override
+        public int size() {
+            return batch.count();
+        }
+
+        @Override
+        public void close() {
+            batch.close();
+        }
+    }
+
+    /** A bounded RocksDB iterator; the bounds' slices live as long as it does. */
+    private final class RocksCursor implements Cursor {
+        private final boolean reverse;
+        private final Slice lower;
+        private final Slice upper;
+        private final ReadOptions options;
+        private final RocksIterator it;
+        private boolean closed;
+
+        RocksCursor(byte[] lo, byte[] hi, boolean reverse) {
+            this.reverse = reverse;
+            this.lower = new Slice(lo);
+            this.upper = new Slice(hi);
+            this.options = new ReadOptions().setIterateLowerBound(lower).setIterateUpperBound(upper);
+            this.it = db.newIterator(data, options);
+            if (reverse) {
+                it.seekToLast();
+            } else {
+                it.seek(lo);
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (closed) {
+                return false;
+            }
+            if (it.isValid()) {
+                return true;
+            }
+            try {
+                it.status();
+            } catch (RocksDBException e) {
+                throw failure("reading a range", e);
+            }
+            return false;
+        }
+
+        @Override
+        public Map.Entry<byte[], byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            Map.Entry<byte[], byte[]> e = Map.entry(it.key(), it.value());
+            if (reverse) {
+                it.prev();
+            } else {
+                it.next();
+            }
+            return e;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                it.close();
+                options.close();
+                lower.close();
+                upper.close();
+            }
+        }
+    }
+}

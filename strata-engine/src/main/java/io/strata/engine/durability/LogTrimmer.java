@@ -1,0 +1,128 @@
+package io.strata.engine.durability;
+
+import io.strata.engine.commit.CommitPipeline;
+import io.strata.engine.store.VersionedStore;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Keeps the log of a database on a disk store ({@link io.strata.Storage#SSD}) bounded: the
+ * disk store's durable points are its checkpoints, so no checkpoint file is written.
+ *
+ * <h2>Protocol</h2>
+ * <ol>
+ *   <li>Once the current segment holds {@code logBytes}, the sequencer rotates the log
+ *       between batches to a segment named after the next version, as {@link Checkpointer}
+ *       does: every older record is now in closed segments.</li>
+ *   <li>A closed segment holds versions below its successor's name. Once the disk store's
+ *       version reaches that, the disk store is made durable ({@code makeDurable}, which
+ *       covers at least that version), and only then is the segment deleted.</li>
+ * </ol>
+ * A crash at any point leaves every record the disk store does not durably have in the log:
+ * recovery opens the disk store and replays the records newer than its version.
+ */
+public final class LogTrimmer implements AutoCloseable {
+    private final Path directory;
+    private final SegmentedLog log;
+    private final CommitPipeline pipeline;
+    private final VersionedStore store;
+    private final long logBytes;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    public LogTrimmer(Path directory, SegmentedLog log, CommitPipeline pipeline, VersionedStore store, long logBytes) {
+        this.directory = directory;
+        this.log = log;
+        this.pipeline = pipeline;
+        this.store = store;
+        this.logBytes = logBytes;
+        this.thread = new Thread(this::run, "strata-log-trimmer");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                Thread.sleep(Checkpointer.POLL_MILLIS);
+                if (closed) {
+                    return;
+                }
+                if (log.bytesSinceRotation() >= logBytes) {
+                    rotate();
+                }
+                trim();
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                System.getLogger(LogTrimmer.class.getName()).log(System.Logger.Level.WARNING,
+                        "trimming the log of " + directory + " failed; it keeps growing until a trim succeeds", e);
+            }
+        }
+    }
+
+    private void rotate() throws IOException, InterruptedException {
+        CompletableFuture<Void> rotated = new CompletableFuture<>();
+        pipeline.execute(() -> {
+            try {
+                log.rotate(pipeline.visibleVersion() + 1);
+                rotated.complete(null);
+            } catch (IOException | RuntimeException e) {
+                rotated.completeExceptionally(e);
+            }
+        });
+        try {
+            rotated.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IOException("rotating the log failed", e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("the sequencer did not rotate the log within 30 s (closed?)");
+        }
+    }
+
+    /**
+     * Deletes the closed segments whose every record the disk store has, after making it
+     * durable. Returns how many were deleted.
+     */
+    public synchronized int trim() throws IOException {
+        long diskVersion = store.diskVersion();
+        List<Path> segments = LogReplay.segments(directory);
+        int covered = 0;
+        for (int i = 0; i + 1 < segments.size() && !segments.get(i).equals(log.currentSegment()); i++) {
+            if (LogReplay.firstVersion(segments.get(i + 1)) - 1 > diskVersion) {
+                break;
+            }
+            covered = i + 1;
+        }
+        if (covered == 0) {
+            return 0;
+        }
+        store.makeDiskDurable();
+        for (Path segment : segments.subList(0, covered)) {
+            Files.delete(segment);
+        }
+        Fsync.directory(directory);
+        return covered;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

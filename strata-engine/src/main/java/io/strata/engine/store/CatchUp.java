@@ -1,0 +1,207 @@
+package io.strata.engine.store;
+
+import io.strata.engine.util.GuardedBy;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Brings the disk store up to the window's floor in the background: the writes that left the
+ * MVCC window, handed over by the sequencer in version order ({@link #submit}), are written
+ * to the {@link DiskStore} in that order, one atomic disk batch per round; once no range read
+ * that began before the write is still running ({@link ReaderEpochs}), they are handed back
+ * ({@link #pollWritten}) for the sequencer to drop from memory.
+ *
+ * <p>Commits never wait for this thread: the log already made them durable. If it falls
+ * behind, the window's versions stay in memory longer, which the store's byte count (and so
+ * the memory limit) sees. A failed disk write is retried; until it succeeds nothing is
+ * dropped from memory and nothing is lost.
+ *
+ * <p>Concurrency: {@link #pending} is handed over under {@link #lock}; everything a batch
+ * refers to (chains, nodes, their values) was published by the sequencer before it handed the
+ * batch over, and no one changes a value a batch still has to write: the sequencer drops a
+ * first node's value only when it drops a later node of the same key, which comes back from
+ * here after it. The written batches return through a concurrent queue.
+ */
+final class CatchUp implements AutoCloseable {
+    /** Entries per disk write at most, so a catch-up that fell behind does not build one huge batch. */
+    private static final int MAX_ENTRIES_PER_WRITE = 200_000;
+    private static final System.Logger LOG = System.getLogger(CatchUp.class.getName());
+
+    /** Writes that left the window together: the entries the sequencer took in one pruning. */
+    static final class Batch {
+        VersionChain[] chains;
+        VersionNode[] nodes;
+        int count;
+        final List<RangeClears.Clear> clears = new ArrayList<>(0);
+        /** The version the disk is at once this batch is written: every write up to it is in this batch or an earlier one. */
+        long version;
+
+        Batch(int capacity) {
+            chains = new VersionChain[Math.max(capacity, 4)];
+            nodes = new VersionNode[chains.length];
+        }
+
+        void add(VersionChain chain, VersionNode node) {
+            if (count == chains.length) {
+                chains = java.util.Arrays.copyOf(chains, count * 2);
+                nodes = java.util.Arrays.copyOf(nodes, count * 2);
+            }
+            chains[count] = chain;
+            nodes[count++] = node;
+        }
+
+        boolean isEmpty() {
+            return count == 0 && clears.isEmpty();
+        }
+    }
+
+    private final DiskStore disk;
+    private final ReaderEpochs epochs;
+    private final Object lock = new Object();
+    /** Handed over by the sequencer, not yet written. */
+    @GuardedBy("lock")
+    private final ArrayDeque<Batch> pending = new ArrayDeque<>();
+    /** Written and past the grace period: the sequencer may drop them from memory. */
+    private final ConcurrentLinkedQueue<Batch> written = new ConcurrentLinkedQueue<>();
+    /** Whether this thread holds batches taken from {@link #pending} and not yet handed back. */
+    @GuardedBy("lock")
+    private boolean busy;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    CatchUp(DiskStore disk, ReaderEpochs epochs, String name) {
+        this.disk = disk;
+        this.epochs = epochs;
+        this.thread = new Thread(this::run, name);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Sequencer: hands over writes that left the window, after every earlier batch. */
+    void submit(Batch batch) {
+        synchronized (lock) {
+            boolean idle = pending.isEmpty();
+            pending.add(batch);
+            if (idle) {
+                lock.notifyAll();
+            }
+        }
+    }
+
+    /** Sequencer: the next written batch whose writes may leave memory, or null. */
+    Batch pollWritten() {
+        return written.poll();
+    }
+
+    /** Whether every batch handed over has been written and handed back. */
+    boolean idle() {
+        synchronized (lock) {
+            return pending.isEmpty() && !busy;
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            List<Batch> take = new ArrayList<>();
+            synchronized (lock) {
+                while (pending.isEmpty() && !closed) {
+                    try {
+                        lock.wait(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                int entries = 0;
+                while (!pending.isEmpty() && (take.isEmpty() || entries < MAX_ENTRIES_PER_WRITE)) {
+                    Batch b = pending.poll();
+                    entries += b.count + b.clears.size();
+                    take.add(b);
+                }
+                busy = !take.isEmpty();
+            }
+            if (take.isEmpty()) {
+                continue;
+            }
+            if (!writeUntilDone(take)) {
+                return;
+            }
+            long previous = epochs.flip();
+            while (!epochs.drained(previous)) {
+                if (closed) {
+                    return;
+                }
+                LockSupport.parkNanos(20_000);
+            }
+            written.addAll(take);
+            synchronized (lock) {
+                busy = false;
+            }
+        }
+    }
+
+    /** Writes the batches as one disk batch, retrying a failure every second; false when closed first. */
+    private boolean writeUntilDone(List<Batch> take) {
+        long version = take.get(take.size() - 1).version;
+        while (!closed) {
+            try (DiskStore.Batch out = disk.newBatch()) {
+                for (Batch b : take) {
+                    fill(out, b);
+                }
+                disk.write(out, version);
+                return true;
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "writing to the disk store failed; retrying in 1 s (the log keeps everything)", e);
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException ie) {
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One batch's writes in version order; a version's range clears before its point writes,
+     * since a key's node already shows what the version left it with (a clear of a present key
+     * wrote a tombstone on it, a later set replaced that).
+     */
+    private static void fill(DiskStore.Batch out, Batch b) {
+        int c = 0;
+        for (int i = 0; i < b.count; i++) {
+            VersionNode node = b.nodes[i];
+            while (c < b.clears.size() && b.clears.get(c).version() <= node.version) {
+                RangeClears.Clear clear = b.clears.get(c++);
+                out.deleteRange(clear.begin(), clear.end());
+            }
+            if (node.replaced) {
+                continue; // a later write of the same version replaced it: that one has an entry too
+            }
+            byte[] value = node.value();
+            if (value == null) {
+                out.delete(b.chains[i].key);
+            } else {
+                out.put(b.chains[i].key, value);
+            }
+        }
+        for (; c < b.clears.size(); c++) {
+            out.deleteRange(b.clears.get(c).begin(), b.clears.get(c).end());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+        try {
+            thread.join(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.strata.engine.store;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The ordered store on disk under {@link io.strata.Storage#SSD}: the newest version of every
+ * key as of {@link #appliedVersion()}, written only by the store's catch-up thread, in
+ * version order, one atomic batch at a time.
+ *
+ * <p>Contract an implementation keeps: a {@link #write} is atomic and, once it returns,
+ * visible to every later {@link #get} and {@link #cursor}; a crash loses at most the writes
+ * after the last {@link #makeDurable}, never part of one, and {@link #appliedVersion()}
+ * after reopening names the last batch kept; a cursor reads one consistent state (the one
+ * when it was opened) and must be closed.
+ */
+public interface DiskStore extends AutoCloseable {
+    /** The value of {@code key}, or null when absent. Any thread. */
+    byte[] get(byte[] key);
+
+    /** Keys of {@code [lo, hi)} in one direction, as of the moment it opens; close it. */
+    Cursor cursor(byte[] lo, byte[] hi, boolean reverse);
+
+    /** Whether {@code [lo, hi)} holds any key. */
+    boolean anyKeyIn(byte[] lo, byte[] hi);
+
+    /** A batch to fill and {@link #write}. */
+    Batch newBatch();
+
+    /** Applies {@code batch} atomically and records {@code version} as the version the store is now at. */
+    void write(Batch batch, long version) throws IOException;
+
+    /** The version of the last batch written (or kept by the last crash); 0 for a new store. */
+    long appliedVersion();
+
+    /** Makes every batch written so far survive a crash; returns when it has. */
+    void makeDurable() throws IOException;
+
+    /** The approximate bytes the keys and values of {@code [lo, hi)} take on disk. */
+    long approximateBytes(byte[] lo, byte[] hi);
+
+    @Override
+    void close();
+
+    /** A write batch: puts, deletes and range deletes, applied in the order given. */
+    interface Batch extends AutoCloseable {
+        void put(byte[] key, byte[] value);
+
+        void delete(byte[] key);
+
+        void deleteRange(byte[] begin, byte[] end);
+
+        /** Operations added so far. */
+        int size();
+
+        @Override
+        void close();
+    }
+
+    /** An open read over a key range; releases the disk state it reads when closed. */
+    interface Cursor extends Iterator<Map.Entry<byte[], byte[]>>, AutoCloseable {
+        @Override
+        void close();
+    }
+}
