@@ -485,6 +485,9 @@ public final class CommitPipeline implements AutoCloseable {
             return;
         }
         visibleVersion = version;
+        // Over a disk store, what the catch-up wrote leaves memory at once, not at the next
+        // pruning: a store past its memory limit must not wait for the floor to move again.
+        store.dropWrittenToDisk();
         store.publishBytes();
         counters.addCommitted(done == null ? 0 : done.size(), mutationCount, mutationBytes);
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
@@ -538,6 +541,13 @@ public final class CommitPipeline implements AutoCloseable {
         }
         if (written == 0 || written <= clears * WRITES_PER_CLEAR_WHEN_FULL) {
             return null;
+        }
+        if (store.onDisk()) {
+            // Memory holds only the window and what the disk store has not caught up with:
+            // it drains by itself, so the commit may be retried (with onError's backoff).
+            return FdbError.COMMIT_PROXY_MEMORY_LIMIT_EXCEEDED.exception("the window's versions take about "
+                    + mebibytes(used) + " of memory, past the limit of " + mebibytes(limit)
+                    + " while the disk store catches up; retry (Strata.builder().memoryLimit raises the limit)");
         }
         return FdbError.STORAGE_QUOTA_EXCEEDED.exception("the database holds about " + mebibytes(used)
                 + ", past its memory limit of " + mebibytes(limit) + "; clear data, or raise the limit "

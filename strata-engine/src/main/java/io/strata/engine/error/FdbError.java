@@ -19,6 +19,7 @@ public enum FdbError {
     WATCHES_DISABLED(1034, "Watches cannot be set if read your writes is disabled"),
     ACCESSED_UNREADABLE(1036, "Read or wrote an unreadable key"),
     OPERATION_CANCELLED(1101, "Asynchronous operation cancelled"),
+    COMMIT_PROXY_MEMORY_LIMIT_EXCEEDED(1042, "CommitProxy commit memory limit exceeded"),
     STORAGE_QUOTA_EXCEEDED(1225, "Exceeded the maximum storage quota allocated to the tenant."),
     IO_ERROR(1510, "Disk i/o operation failed"),
     CLIENT_INVALID_OPERATION(2000, "Invalid API call"),

@@ -407,9 +407,7 @@ public final class VersionedStore implements AutoCloseable {
      * and range clears below {@code floor}. See "Over a disk store".
      */
     private void handToDisk(long floor) {
-        for (CatchUp.Batch written; (written = catchUp.pollWritten()) != null; ) {
-            dropWritten(written);
-        }
+        dropWrittenToDisk();
         CatchUp.Batch batch = null;
         while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
             if (batch == null) {
@@ -427,6 +425,18 @@ public final class VersionedStore implements AutoCloseable {
         if (batch != null) {
             batch.version = floor - 1;
             catchUp.submit(batch);
+        }
+    }
+
+    /**
+     * Over a disk store, drops from memory what the catch-up has written (see "Over a disk
+     * store"); nothing otherwise. Writer only, between batches.
+     */
+    public void dropWrittenToDisk() {
+        if (disk != null) {
+            for (CatchUp.Batch written; (written = catchUp.pollWritten()) != null; ) {
+                dropWritten(written);
+            }
         }
     }
 

@@ -23,6 +23,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * writes commit again.
  */
 class MemoryLimitTest {
+    /** The memory engine's limit; the disk engine's (a retryable refusal) is in {@code DiskStorageTest}. */
+    @org.junit.jupiter.api.BeforeEach
+    void memoryEngineOnly() {
+        org.junit.jupiter.api.Assumptions.assumeFalse("ssd".equals(System.getProperty(io.strata.Strata.TEST_STORAGE_PROPERTY)));
+    }
+
     private static final int VALUE = 10_000;
     private static final long LIMIT = 1 << 20;
 

@@ -1,0 +1,256 @@
+package io.strata.engine.disk;
+
+import com.apple.foundationdb.Database;
+import com.apple.foundationdb.KeyValue;
+import com.apple.foundationdb.MutationType;
+import io.strata.Storage;
+import io.strata.Strata;
+import io.strata.engine.client.EngineDatabase;
+import io.strata.engine.store.VersionedStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The disk engine through the public API: a manual clock moves versions past the 5-second
+ * window at once, so writes reach the disk store and leave memory within the test, and every
+ * read — point, range both ways, after overwrites, clears and range clears, after a reopen —
+ * is checked against a model.
+ */
+class DiskStorageTest {
+    @TempDir
+    Path dir;
+
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String s(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private Database open() {
+        return Strata.builder().storage(Storage.SSD).nanoTime(nanos::get).open(dir);
+    }
+
+    private static VersionedStore store(Database db) {
+        return ((EngineDatabase) db).engine().store();
+    }
+
+    /**
+     * Moves the clock past the window, commits so the sequencer hands what left it to the
+     * catch-up, waits until written, and commits again so the written versions leave memory.
+     */
+    private void pushToDisk(Database db) throws InterruptedException {
+        for (int round = 0; round < 2; round++) {
+            nanos.addAndGet(6_000_000_000L);
+            db.run(tr -> {
+                tr.set(b("\u0001tick"), b("x"));
+                return null;
+            });
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!store(db).caughtUp() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertThat(store(db).caughtUp()).isTrue();
+        }
+    }
+
+    private static void assertMatches(Database db, TreeMap<String, String> model) {
+        List<KeyValue> all = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+        assertThat(all.stream().map(kv -> s(kv.getKey()) + "=" + s(kv.getValue())).toList())
+                .containsExactlyElementsOf(model.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        List<KeyValue> reversed = db.read(tr -> tr.getRange(b("k"), b("l"), 0, true).asList().join());
+        assertThat(reversed.stream().map(kv -> s(kv.getKey())).toList())
+                .containsExactlyElementsOf(model.descendingKeySet());
+        for (int i = 0; i < 300; i += 7) {
+            String key = String.format("k%04d", i);
+            byte[] got = db.read(tr -> tr.get(b(key)).join());
+            assertThat(got == null ? null : s(got)).as(key).isEqualTo(model.get(key));
+        }
+    }
+
+    @Test
+    void writesReachTheDiskLeaveMemoryAndReadTheSameBeforeAndAfterReopening() throws Exception {
+        TreeMap<String, String> model = new TreeMap<>();
+        try (Database db = open()) {
+            for (int i = 0; i < 300; i++) {
+                String key = String.format("k%04d", i);
+                db.run(tr -> {
+                    tr.set(b(key), b("v1-" + key));
+                    return null;
+                });
+                model.put(key, "v1-" + key);
+            }
+            assertMatches(db, model);
+            pushToDisk(db);
+            assertThat(store(db).keyCount()).as("only the window stays in memory").isLessThan(5);
+            assertThat(store(db).diskVersion()).isPositive();
+            assertMatches(db, model);
+
+            // Overwrites, clears and a range clear of keys that are on disk only.
+            db.run(tr -> {
+                tr.set(b("k0003"), b("v2"));
+                tr.clear(b("k0005"));
+                tr.clear(b("k0100"), b("k0200"));
+                tr.set(b("k0150"), b("back"));
+                return null;
+            });
+            model.put("k0003", "v2");
+            model.remove("k0005");
+            model.subMap("k0100", "k0200").clear();
+            model.put("k0150", "back");
+            assertMatches(db, model);
+            pushToDisk(db);
+            assertMatches(db, model);
+        }
+        try (Database db = open()) {
+            assertMatches(db, model);
+        }
+        // Without choosing, the directory's own storage.
+        try (Database db = Strata.open(dir)) {
+            assertThat(store(db).onDisk()).isTrue();
+            assertMatches(db, model);
+        }
+    }
+
+    @Test
+    void aReadAtAnOlderVersionInTheWindowSeesTheDiskKeyItsWritesHaveNotReplaced() throws Exception {
+        try (Database db = open()) {
+            db.run(tr -> {
+                tr.set(b("k0001"), b("old"));
+                tr.set(b("k0002"), b("old"));
+                return null;
+            });
+            pushToDisk(db);
+            try (var reader = db.createTransaction()) {
+                reader.getReadVersion().join();
+                db.run(tr -> {
+                    tr.set(b("k0001"), b("new"));
+                    tr.clear(b("k0000"), b("k0003"));
+                    tr.set(b("k0002"), b("newer"));
+                    return null;
+                });
+                // Two seconds later, still in the window: the reader sees the state it began at.
+                nanos.addAndGet(2_000_000_000L);
+                assertThat(s(reader.get(b("k0001")).join())).isEqualTo("old");
+                assertThat(reader.getRange(b("k"), b("l")).asList().join()).hasSize(2);
+            }
+            byte[] cleared = db.read(tr -> tr.get(b("k0001")).join());
+            assertThat(cleared).isNull();
+            assertThat(s(db.read(tr -> tr.get(b("k0002")).join()))).isEqualTo("newer");
+        }
+    }
+
+    @Test
+    void atomicOperationsOnKeysOnlyOnDiskStartFromTheDiskValue() throws Exception {
+        byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+        try (Database db = open()) {
+            db.run(tr -> {
+                tr.mutate(MutationType.ADD, b("kcount"), one);
+                return null;
+            });
+            pushToDisk(db);
+            db.run(tr -> {
+                tr.mutate(MutationType.ADD, b("kcount"), one);
+                return null;
+            });
+            byte[] v = db.read(tr -> tr.get(b("kcount")).join());
+            assertThat(ByteBuffer.wrap(v).order(ByteOrder.LITTLE_ENDIAN).getLong()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void pastTheMemoryLimitCommitsAreRefusedRetryablyUntilTheWindowDrainsToDisk() throws Exception {
+        try (Database db = Strata.builder().storage(Storage.SSD).nanoTime(nanos::get).memoryLimit(1 << 20).open(dir)) {
+            int i = 0;
+            com.apple.foundationdb.FDBException refused = null;
+            while (refused == null) {
+                String key = String.format("k%06d", i++);
+                try (var tr = db.createTransaction()) {
+                    tr.set(b(key), new byte[1000]);
+                    tr.commit().join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    refused = (com.apple.foundationdb.FDBException) e.getCause();
+                }
+            }
+            assertThat(refused.getCode()).isEqualTo(1042);
+            assertThat(io.strata.engine.error.RetryPolicy.isRetryable(refused.getCode())).isTrue();
+            pushToDisk(db); // the window leaves memory for the disk: room again
+            db.run(tr -> {
+                tr.set(b("kafter"), new byte[1000]);
+                return null;
+            });
+            List<KeyValue> all = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+            assertThat(all).hasSize(i); // every acknowledged write, and the one after
+        }
+    }
+
+    @Test
+    void theDirectoryRemembersItsStorageAndRefusesTheOther() throws Exception {
+        try (Database db = open()) {
+            db.run(tr -> {
+                tr.set(b("k"), b("v"));
+                return null;
+            });
+        }
+        assertThat(Files.readString(dir.resolve("STORAGE")).trim()).isEqualTo("ssd");
+        assertThatThrownBy(() -> Strata.builder().storage(Storage.MEMORY).open(dir))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("was created with storage ssd");
+        Path other = dir.resolve("memory-db");
+        try (Database db = Strata.open(other)) {
+            db.run(tr -> {
+                tr.set(b("k"), b("v"));
+                return null;
+            });
+        }
+        assertThat(Files.readString(other.resolve("STORAGE")).trim()).isEqualTo("memory");
+        assertThatThrownBy(() -> Strata.builder().storage(Storage.SSD).open(other))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("was created with storage memory");
+    }
+
+    @Test
+    void theLogIsTrimmedOnceTheDiskStoreDurablyHasIt() throws Exception {
+        try (Database db = Strata.builder().storage(Storage.SSD).nanoTime(nanos::get).checkpointEveryLogBytes(16 << 10).open(dir)) {
+            for (int i = 0; i < 2_000; i++) {
+                String key = String.format("k%06d", i);
+                db.run(tr -> {
+                    tr.set(b(key), new byte[200]);
+                    return null;
+                });
+            }
+            pushToDisk(db);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (segments().size() > 2 && System.nanoTime() < deadline) {
+                pushToDisk(db);
+                Thread.sleep(50);
+            }
+            assertThat(segments().size()).isLessThanOrEqualTo(2);
+        }
+        try (Database db = open()) {
+            List<KeyValue> all = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+            assertThat(all).hasSize(2_000);
+        }
+    }
+
+    private List<Path> segments() throws java.io.IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".log")).toList();
+        }
+    }
+}
