@@ -56,6 +56,14 @@ public final class StorageOptions {
         return null;
     }
 
+    /** A warning when {@code --disk-cache} was given for {@code database} but it does not use the disk store, else null. */
+    public String unused(Database database) {
+        if (diskCacheBytes != null && of(database).orElse(null) == Storage.MEMORY) {
+            return "--disk-cache has no effect: the database's storage is memory";
+        }
+        return null;
+    }
+
     /** {@code builder} with the options given applied (no call for an option not given). */
     public Strata.Builder applyTo(Strata.Builder builder) {
         if (storage != null) {

@@ -138,6 +138,10 @@ public final class ServeRedisCommand implements Callable<Integer> {
                 System.err.println("strata serve redis: " + e.getMessage());
                 return 1;
             }
+            String unused = storageOptions.unused(database);
+            if (unused != null) {
+                System.err.println("strata serve redis: " + unused);
+            }
             where = "durable in " + directory + " (" + StorageOptions.of(database).map(s -> "storage " + s.label() + ", ").orElse("")
                     + "fsync before each reply)";
         }

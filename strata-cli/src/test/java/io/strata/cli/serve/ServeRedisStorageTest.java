@@ -49,8 +49,10 @@ class ServeRedisStorageTest {
 
     @Test
     void aNewDirectoryIsMemoryByDefaultAndTheConfigFileMayChoose() throws Exception {
-        try (ServerProcess server = ServerProcess.start(dir.resolve("default")); Jedis j = new Jedis("127.0.0.1", server.port)) {
-            assertThat(server.printed()).contains("(storage memory, fsync before each reply)");
+        try (ServerProcess server = ServerProcess.start(dir.resolve("default"), "--disk-cache", "8m");
+             Jedis j = new Jedis("127.0.0.1", server.port)) {
+            assertThat(server.printed()).contains("(storage memory, fsync before each reply)")
+                    .contains("strata serve redis: --disk-cache has no effect: the database's storage is memory");
             assertThat(j.info("persistence")).contains("strata_storage:memory\r\n");
         }
         Path conf = dir.resolve("redis.conf");
