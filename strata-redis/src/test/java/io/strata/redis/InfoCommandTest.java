@@ -84,6 +84,15 @@ class InfoCommandTest {
     }
 
     @Test
+    void persistenceNamesTheStorageEngineWhenTheServerKnowsIt() throws Exception {
+        assertThat(fields(jedis.info("persistence"))).as("not given: not reported").doesNotContainKey("strata_storage");
+        try (RunningServer ssd = RunningServer.start(RedisConfig.defaults().withStorage("ssd"));
+             Jedis j = ssd.jedis()) {
+            assertThat(fields(j.info("persistence"))).containsEntry("strata_storage", "ssd").containsEntry("strata_durable", "1");
+        }
+    }
+
+    @Test
     void sectionsAreChosenByNameInAnyCaseWithoutRepeats() {
         assertThat(jedis.info("cpu")).startsWith("# CPU\r\n").doesNotContain("used_memory");
         assertThat(jedis.info("commandSTATS")).startsWith("# Commandstats\r\n");

@@ -1,7 +1,8 @@
 package io.strata.cli.bench;
 
 import com.apple.foundationdb.Database;
-import io.strata.Strata;
+import io.strata.Storage;
+import io.strata.cli.StorageOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,7 +23,8 @@ import java.util.stream.Stream;
  * and log are what a real run leaves), closes, and times the reopen, then checks a sample.
  */
 @Command(name = "recovery", mixinStandardHelpOptions = true,
-        description = "Loads a durable database of --megabytes, closes it, and times Strata.open on it.")
+        description = {"Loads a durable database of --megabytes, closes it, and times Strata.open on it.",
+                "--storage ssd measures the disk storage engine (default: memory)."})
 final class BenchRecoveryCommand implements Callable<Integer> {
     @Option(names = "--megabytes", paramLabel = "N", defaultValue = "1024", description = "Data to load, in MiB of keys and values (default: ${DEFAULT-VALUE}).")
     int megabytes;
@@ -34,6 +36,9 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             description = "Where to make the database; it is deleted afterwards (default: ${DEFAULT-VALUE}).")
     Path dir;
 
+    @CommandLine.Mixin
+    StorageOptions storageOptions;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -42,6 +47,9 @@ final class BenchRecoveryCommand implements Callable<Integer> {
         if (megabytes < 1 || valueBytes < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--megabytes and --value-bytes must be >= 1");
         }
+        if (storageOptions.conflict() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), storageOptions.conflict());
+        }
         PrintWriter o = spec.commandLine().getOut();
         Files.createDirectories(dir);
         Path db = Files.createTempDirectory(dir, "recovery-");
@@ -49,7 +57,9 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             long keys = ((long) megabytes << 20) / (16 + valueBytes);
             int perTransaction = Math.max(1, (1 << 20) / (16 + valueBytes));
             long start = System.nanoTime();
-            try (Database d = Strata.open(db)) {
+            Storage storage;
+            try (Database d = storageOptions.builder().open(db)) {
+                storage = StorageOptions.of(d).orElseThrow();
                 for (long k = 0; k < keys; k += perTransaction) {
                     long first = k;
                     long last = Math.min(keys, k + perTransaction);
@@ -66,12 +76,17 @@ final class BenchRecoveryCommand implements Callable<Integer> {
             double loadSeconds = (System.nanoTime() - start) / 1e9;
             long checkpointBytes = size(db, ".ckpt");
             long logBytes = size(db, ".log");
-            o.printf("loaded %,d keys (%,d MiB of keys and values) through durable commits in %.1f s; on disk: checkpoint %,d MiB, log %,d MiB%n",
-                    keys, megabytes, loadSeconds, checkpointBytes >> 20, logBytes >> 20);
+            long allBytes;
+            try (Stream<Path> files = Files.walk(db)) {
+                allBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            }
+            o.printf("loaded %,d keys (%,d MiB of keys and values) through durable commits in %.1f s, storage %s; "
+                            + "on disk: checkpoint %,d MiB, log %,d MiB, all files %,d MiB%n",
+                    keys, megabytes, loadSeconds, storage.label(), checkpointBytes >> 20, logBytes >> 20, allBytes >> 20);
             o.flush();
             System.gc();
             long t0 = System.nanoTime();
-            try (Database d = Strata.open(db)) {
+            try (Database d = storageOptions.builder().open(db)) {
                 double recoverySeconds = (System.nanoTime() - t0) / 1e9;
                 byte[] probe = d.read(tr -> tr.get(key(keys - 1)).join());
                 if (probe == null || probe.length != valueBytes) {

@@ -1,7 +1,8 @@
 package io.strata.cli.bench;
 
 import com.apple.foundationdb.Database;
-import io.strata.Strata;
+import io.strata.Storage;
+import io.strata.cli.StorageOptions;
 import io.strata.bench.redis.MemoryPerKey;
 import io.strata.bench.redis.RedisBenchmark;
 import io.strata.bench.redis.RedisPeer;
@@ -38,7 +39,8 @@ import java.util.concurrent.Callable;
                 "  SINTERCARD, SINTERSTORE, SUNIONSTORE, SINTER over two sets of --set-members members (half shared);",
                 "  memory per key for --memory-keys string keys of 100-byte values.",
                 "Needs Redis 7.0's redis-server, redis-benchmark and redis-cli on the PATH",
-                "(Debian/Ubuntu: apt-get install -y redis-server redis-tools)."},
+                "(Debian/Ubuntu: apt-get install -y redis-server redis-tools).",
+                "Strata's database is new unless --dir names one; --storage ssd runs it on the disk storage engine."},
         footer = {"", "Output: a table on stdout and redis.csv in --out."})
 public final class BenchRedisCommand implements Callable<Integer> {
     @Option(names = "--tests", split = ",", defaultValue = "set,get,incr,lpush,sadd,hset,zadd,mset",
@@ -72,6 +74,9 @@ public final class BenchRedisCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     OutputOption output;
 
+    @picocli.CommandLine.Mixin
+    StorageOptions storageOptions;
+
     private final Map<String, Map<String, Double>> table = new LinkedHashMap<>();
 
     @Override
@@ -83,12 +88,27 @@ public final class BenchRedisCommand implements Callable<Integer> {
                     + "(Debian/Ubuntu: apt-get install -y redis-server redis-tools)");
             return 2;
         }
+        if (storageOptions.conflict() != null) {
+            System.err.println("strata bench redis: " + storageOptions.conflict());
+            return 2;
+        }
         Path dataDir = dir != null ? dir : Files.createTempDirectory("strata-bench-redis-data-");
-        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d; Redis %s; %d cores, Java %s%n",
-                clients, requests, pipeline, RedisPeer.version(), Runtime.getRuntime().availableProcessors(),
+        Database db;
+        try {
+            db = storageOptions.builder().open(dataDir.resolve("db"));
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            System.err.println("strata bench redis: " + e.getMessage());
+            if (dir == null) {
+                deleteTree(dataDir);
+            }
+            return 1;
+        }
+        String storage = StorageOptions.of(db).map(Storage::label).orElse("?");
+        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d; Strata storage %s; Redis %s; %d cores, Java %s%n",
+                clients, requests, pipeline, storage, RedisPeer.version(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"));
-        try (Database db = Strata.open(dataDir.resolve("db"));
-             RedisServer strata = RedisServer.start(db, RedisConfig.defaults().withPort(port));
+        try (db;
+             RedisServer strata = RedisServer.start(db, RedisConfig.defaults().withPort(port).withStorage(storage));
              RedisPeer always = RedisPeer.start(RedisPeer.Mode.DURABLE, port + 1);
              RedisPeer defaults = RedisPeer.start(RedisPeer.Mode.DEFAULT, port + 2)) {
             Map<String, Integer> servers = new LinkedHashMap<>();

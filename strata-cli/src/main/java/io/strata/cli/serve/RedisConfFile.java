@@ -1,5 +1,6 @@
 package io.strata.cli.serve;
 
+import io.strata.Storage;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.config.ConfigCatalog;
 
@@ -17,8 +18,10 @@ import java.util.Locale;
  * server starts (CONFIG GET reports it; docs/redis.md says which ones take effect). Lines are
  * {@code directive value}, {@code #} starts a comment; {@code daemonize}, {@code supervised},
  * {@code pidfile} and {@code logfile} are accepted and ignored (the server runs in the
- * foreground and logs to its output); any other directive is an error naming the line, so a
- * typo is not silently dropped. The file is the one CONFIG REWRITE writes back.
+ * foreground and logs to its output); {@code storage memory|ssd} is Strata's, the storage engine
+ * of a new database directory (as {@code --storage}); any other directive is an error naming
+ * the line, so a typo is not silently dropped. The file is the one CONFIG REWRITE writes back
+ * (it keeps the {@code storage} line as it is).
  */
 final class RedisConfFile {
     private static final List<String> IGNORED = List.of("daemonize", "logfile", "supervised", "pidfile");
@@ -26,8 +29,17 @@ final class RedisConfFile {
     private RedisConfFile() {
     }
 
-    static RedisConfig read(Path file, RedisConfig base) throws IOException {
+    /**
+     * What a file says.
+     *
+     * @param settings the server's settings: {@code base} with the file's
+     * @param storage  the storage its {@code storage} directive asks for, or null when it has none
+     */
+    record Read(RedisConfig settings, Storage storage) {}
+
+    static Read read(Path file, RedisConfig base) throws IOException {
         RedisConfig c = base.withConfigFile(file.toAbsolutePath().toString());
+        Storage storage = null;
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n).trim();
@@ -45,6 +57,13 @@ final class RedisConfFile {
                     case "databases": c = c.withDatabases(Integer.parseInt(value)); break;
                     case "maxclients": c = c.withMaxclients(Integer.parseInt(value)); break;
                     case "timeout": c = c.withTimeout(Integer.parseInt(value)); break;
+                    case "storage":
+                        try {
+                            storage = Storage.fromLabel(value);
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("storage: expected memory or ssd, got '" + value + "'");
+                        }
+                        break;
                     default:
                         if (ConfigCatalog.redis70().lookup(directive) != null && !IGNORED.contains(directive)) {
                             c = c.withParameter(directive, value);
@@ -56,7 +75,7 @@ final class RedisConfFile {
                 throw new IllegalArgumentException(file + " line " + (n + 1) + ": " + e.getMessage(), e);
             }
         }
-        return c;
+        return new Read(c, storage);
     }
 
     private static String unquote(String v) {

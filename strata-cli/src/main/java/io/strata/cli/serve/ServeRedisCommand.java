@@ -1,16 +1,20 @@
 package io.strata.cli.serve;
 
 import com.apple.foundationdb.Database;
+import io.strata.Storage;
 import io.strata.Strata;
 import io.strata.cli.ClusterDatabase;
+import io.strata.cli.StorageOptions;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.commit.CommitPipeline;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.LeakDetection;
 import io.strata.redis.server.RedisServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -21,7 +25,9 @@ import java.util.concurrent.Callable;
 @Command(name = "redis",
         mixinStandardHelpOptions = true,
         description = {"A Redis-compatible server built from Strata's layers.",
-                "Data is durable in --dir (default ./strata-redis-data): a write is acknowledged once it is on disk."})
+                "Data is durable in --dir (default ./strata-redis-data): a write is acknowledged once it is on disk.",
+                "--storage picks where a new directory keeps its data: memory (the default) or ssd",
+                "(for data larger than memory); the directory records it, so later starts need none."})
 public final class ServeRedisCommand implements Callable<Integer> {
     /** Where data lives when no option says otherwise, relative to the working directory. */
     static final String DEFAULT_DIR = "strata-redis-data";
@@ -46,9 +52,13 @@ public final class ServeRedisCommand implements Callable<Integer> {
             + "so every server on it agrees (without it, what is stored stays).")
     String requirepass;
 
+    @Mixin
+    StorageOptions storageOptions;
+
     @Option(names = "--config", paramLabel = "FILE",
             description = "A redis.conf: port, bind, requirepass, databases, maxclients, timeout and Redis 7.0's other "
-                    + "parameters (CONFIG REWRITE writes it back).")
+                    + "parameters (CONFIG REWRITE writes it back), and Strata's storage memory|ssd (as --storage, "
+                    + "which wins over it).")
     Path config;
 
     @Option(names = "--user-namespaces",
@@ -64,9 +74,33 @@ public final class ServeRedisCommand implements Callable<Integer> {
             System.err.println("strata serve redis: choose one of --dir, --memory, --cluster-file");
             return 2;
         }
+        String conflict = storageOptions.conflict();
+        if (conflict != null) {
+            System.err.println("strata serve redis: " + conflict);
+            return 2;
+        }
+        if ((memory || clusterFile != null) && storageOptions.given()) {
+            System.err.println("strata serve redis: " + storageOptions.named() + " applies to a database directory (--dir), not to "
+                    + (memory ? "--memory, which keeps no directory" : "a FoundationDB cluster (--cluster-file)"));
+            return 2;
+        }
         RedisConfig settings = RedisConfig.defaults();
+        Storage configStorage = null;
         if (config != null) {
-            settings = RedisConfFile.read(config, settings);
+            RedisConfFile.Read read;
+            try {
+                read = RedisConfFile.read(config, settings);
+            } catch (IllegalArgumentException e) {
+                System.err.println("strata serve redis: " + e.getMessage());
+                return 2;
+            }
+            settings = read.settings();
+            configStorage = read.storage();
+            if (configStorage != null && (memory || clusterFile != null)) {
+                System.err.println("strata serve redis: " + config + " sets storage, which applies to a database directory (--dir), not to "
+                        + (memory ? "--memory" : "a FoundationDB cluster (--cluster-file)"));
+                return 2;
+            }
         }
         if (port != null) {
             settings = settings.withPort(port);
@@ -94,13 +128,26 @@ public final class ServeRedisCommand implements Callable<Integer> {
             where = "on the FoundationDB cluster of " + clusterFile;
         } else {
             Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath();
+            Strata.Builder builder = storageOptions.builder();
+            if (storageOptions.storage() == null && configStorage != null) {
+                builder.storage(configStorage);
+            }
             try {
-                database = Strata.open(directory);
-            } catch (IllegalStateException e) {
+                database = builder.open(directory);
+            } catch (IllegalStateException | UncheckedIOException e) {
                 System.err.println("strata serve redis: " + e.getMessage());
                 return 1;
             }
-            where = "durable in " + directory + " (fsync before each reply)";
+            String unused = storageOptions.unused(database);
+            if (unused != null) {
+                System.err.println("strata serve redis: " + unused);
+            }
+            where = "durable in " + directory + " (" + StorageOptions.of(database).map(s -> "storage " + s.label() + ", ").orElse("")
+                    + "fsync before each reply)";
+        }
+        Storage storage = StorageOptions.of(database).orElse(null);
+        if (storage != null) {
+            settings = settings.withStorage(storage.label());
         }
         RedisServer server;
         try {

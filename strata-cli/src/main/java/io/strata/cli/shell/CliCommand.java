@@ -1,6 +1,7 @@
 package io.strata.cli.shell;
 
 import io.strata.ClusterFile;
+import io.strata.cli.StorageOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,7 +32,10 @@ import java.util.concurrent.Callable;
                 "$FDB_CLUSTER_FILE, ./fdb.cluster, the platform's default, with",
                 "$STRATA_DATABASE (or -Dstrata.database) before them all. A Strata connection",
                 "string (strata:memory, strata:PATH) opens the engine; a FoundationDB one opens",
-                "the real cluster (which needs libfdb_c)."},
+                "the real cluster (which needs libfdb_c).",
+                "",
+                "A new Strata directory keeps its data with --storage: memory (the default) or",
+                "ssd; the directory records it, so later opens need no --storage."},
         footer = {"", "History: $HOME/" + CliCommand.HISTORY_FILE + " (lines with writemode are not kept)."})
 public final class CliCommand implements Callable<Integer> {
     /** The history file's name in the user's home directory. */
@@ -48,6 +52,9 @@ public final class CliCommand implements Callable<Integer> {
     @Option(names = {"-C", "--cluster-file"}, paramLabel = "FILE",
             description = "The cluster file naming the database: a Strata connection string or a FoundationDB one.")
     String clusterFile;
+
+    @CommandLine.Mixin
+    StorageOptions storageOptions;
 
     @Option(names = "--exec", paramLabel = "CMDS",
             description = "Run these `;'-separated commands and exit: status 0, or 1 if a command failed.")
@@ -68,11 +75,18 @@ public final class CliCommand implements Callable<Integer> {
         if (given > 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give at most one of --dir, --memory and -C");
         }
+        if (memory && storageOptions.given()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    storageOptions.named() + " applies to a database directory, not to --memory, which keeps no directory");
+        }
+        if (storageOptions.conflict() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), storageOptions.conflict());
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShellDatabase.Opened opened;
         try {
-            opened = ShellDatabase.open(dir, memory, clusterFile, ClusterFile.ofThisProcess());
+            opened = ShellDatabase.open(dir, memory, clusterFile, storageOptions, ClusterFile.ofThisProcess());
         } catch (ShellDatabase.CannotOpen e) {
             err.print("ERROR: " + e.getMessage() + "\n");
             err.flush();

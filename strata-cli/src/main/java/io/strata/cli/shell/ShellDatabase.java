@@ -6,6 +6,7 @@ import io.strata.ClusterFile;
 import io.strata.ConnectionString;
 import io.strata.Strata;
 import io.strata.cli.ClusterDatabase;
+import io.strata.cli.StorageOptions;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * itself sees a {@link Database}.
  *
  * <ol>
- *   <li>{@code --dir PATH}: the durable Strata database in that directory (created if new).</li>
+ *   <li>{@code --dir PATH}: the durable Strata database in that directory (created if new, with
+ *       {@code --storage} when given).</li>
  *   <li>{@code --memory}: a new, empty in-memory database.</li>
  *   <li>Otherwise FoundationDB's discovery rules ({@link ClusterFile#locate}, with Strata's
  *       {@code strata.database} / {@code STRATA_DATABASE} setting in front): {@code -C FILE},
@@ -25,6 +27,9 @@ import java.util.Optional;
  *       connection string found there is opened with the engine; a FoundationDB one opens the
  *       real cluster through fdb-java (which needs the native client).</li>
  * </ol>
+ *
+ * {@code --storage} and {@code --disk-cache} apply to a Strata database directory, named by
+ * {@code --dir} or by a connection string; for any other database they are refused.
  */
 final class ShellDatabase {
     /** Why no database could be opened, in one line. */
@@ -52,12 +57,13 @@ final class ShellDatabase {
     /**
      * Opens the database the arguments name (at most one of them is set).
      *
+     * @param storage {@code --storage} and {@code --disk-cache}, for a database directory
      * @param rules the discovery rules, for when none is set
      */
-    static Opened open(Path dir, boolean memory, String clusterFile, ClusterFile rules) throws CannotOpen {
+    static Opened open(Path dir, boolean memory, String clusterFile, StorageOptions storage, ClusterFile rules) throws CannotOpen {
         if (dir != null) {
             Path absolute = dir.toAbsolutePath().normalize();
-            return new Opened(openDirectory(() -> Strata.open(absolute), absolute),
+            return new Opened(openDirectory(() -> storage.builder().open(absolute), absolute),
                     "Using Strata database directory `" + absolute + "'.");
         }
         if (memory) {
@@ -73,10 +79,10 @@ final class ShellDatabase {
             throw new CannotOpen("no database to open: give --dir PATH, --memory or -C CLUSTER_FILE"
                     + " (or set " + ClusterFile.DATABASE_ENV + " or " + ClusterFile.CLUSTER_FILE_ENV + ")");
         }
-        return open(found.get());
+        return open(found.get(), storage);
     }
 
-    private static Opened open(ClusterFile.Found found) throws CannotOpen {
+    private static Opened open(ClusterFile.Found found, StorageOptions storage) throws CannotOpen {
         String contents = found.contents();
         String using = found.file() != null ? "Using cluster file `" + found.file() + "'." : null;
         if (ConnectionString.isStrata(contents)) {
@@ -86,13 +92,21 @@ final class ShellDatabase {
             } catch (IllegalArgumentException e) {
                 throw new CannotOpen(e.getMessage() + " (in the " + found.source() + ")");
             }
+            if (cs.inMemory() && storage.given()) {
+                throw new CannotOpen(storage.named() + " applies to a database directory; the " + found.source()
+                        + " names an in-memory database (`" + cs.text() + "')");
+            }
             Database db = cs.inMemory() ? cs.builder().inMemory()
-                    : openDirectory(() -> cs.builder().open(cs.directory()), cs.directory());
+                    : openDirectory(() -> storage.applyTo(cs.builder()).open(cs.directory()), cs.directory());
             String what = "Strata database `" + cs.text() + "'" + (cs.inMemory() ? ", new and in memory" : "");
             return new Opened(db, using != null ? using + "\nIt names the " + what + "."
                     : "Using the " + what + " (from the " + found.source() + ").");
         }
         if (ConnectionString.looksLikeFoundationDb(contents)) {
+            if (storage.given()) {
+                throw new CannotOpen(storage.named() + " applies to a Strata database directory, not to the FoundationDB cluster"
+                        + " the " + found.source() + " names");
+            }
             if (found.file() == null) {
                 throw new CannotOpen("the " + found.source() + " holds a FoundationDB connection string;"
                         + " put it in a cluster file and give -C FILE");

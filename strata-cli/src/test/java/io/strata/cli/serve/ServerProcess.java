@@ -49,10 +49,17 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code serve redis --port P} plus {@code args}; waits for the ready line (or the exit). */
     static ServerProcess start(Path dir, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("--dir", dir.toString()));
+        all.addAll(List.of(args));
+        return startWith(all.toArray(String[]::new));
+    }
+
+    /** Starts {@code serve redis --port P} plus {@code args} (which choose the database); waits for the ready line (or the exit). */
+    static ServerProcess startWith(String... args) throws Exception {
         int port = freePort();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.strata.cli.StrataCli",
-                "serve", "redis", "--port", Integer.toString(port), "--dir", dir.toString()));
+                "serve", "redis", "--port", Integer.toString(port)));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         ServerProcess s = new ServerProcess(p, port);

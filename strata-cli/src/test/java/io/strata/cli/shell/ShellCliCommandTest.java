@@ -95,6 +95,36 @@ class ShellCliCommandTest {
     }
 
     @Test
+    void storageChoosesTheStorageOfANewDirectoryAndAMismatchIsOneErrorLine(@TempDir Path dir) throws IOException {
+        Path db = dir.resolve("db");
+        assertThat(run(null, "cli", "--dir", db.toString(), "--storage", "ssd", "--disk-cache", "8m",
+                "--exec", "writemode on; set k v").code()).isZero();
+        assertThat(Files.readString(db.resolve("STORAGE")).trim()).isEqualTo("ssd");
+        assertThat(run(null, "cli", "--dir", db.toString(), "--exec", "get k").out()).as("no --storage: what created it")
+                .isEqualTo("`k' is `v'\n");
+        Run other = run(null, "cli", "--dir", db.toString(), "--storage", "memory", "--exec", "get k");
+        assertThat(other.code()).isEqualTo(1);
+        assertThat(other.err()).isEqualTo("ERROR: cannot open the Strata database in " + db.toAbsolutePath()
+                + ": the Strata database " + db.toAbsolutePath() + " was created with storage ssd; it cannot be opened with"
+                + " storage memory (open it without choosing a storage, or use a new directory)\n");
+    }
+
+    @Test
+    void storageIsCheckedAndNeedsADirectory(@TempDir Path dir) {
+        Run bad = run(null, "cli", "--dir", dir.toString(), "--storage", "disk", "--exec", "get a");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).startsWith("Invalid value for option '--storage': expected memory or ssd, got 'disk'\n");
+        Run memory = run(null, "cli", "--memory", "--storage", "ssd", "--exec", "get a");
+        assertThat(memory.code()).isEqualTo(2);
+        assertThat(memory.err()).startsWith("--storage applies to a database directory, not to --memory, which keeps no directory\n");
+        Run cache = run(null, "cli", "--dir", dir.toString(), "--storage", "memory", "--disk-cache", "1g", "--exec", "get a");
+        assertThat(cache.code()).isEqualTo(2);
+        assertThat(cache.err()).startsWith("--disk-cache applies to --storage ssd only\n");
+        assertThat(run(null, "cli", "--dir", dir.toString(), "--disk-cache", "12q", "--exec", "get a").err())
+                .startsWith("Invalid value for option '--disk-cache': expected a size such as 268435456, 256m or 1g, got '12q'\n");
+    }
+
+    @Test
     void aClusterFileCanNameAStrataDatabase(@TempDir Path dir) throws IOException {
         assumeNoDatabaseSetting();
         Path file = dir.resolve("fdb.cluster");

@@ -20,9 +20,12 @@ import java.util.Map;
  *     ({@code io.strata.redis.config.ConfigCatalog} lists them)
  * @param userNamespaces whether each ACL user but {@code default} has a keyspace of its own
  *     (kvdb's multi-tenancy; {@code --user-namespaces}); not a {@code redis.conf} parameter
+ * @param storage the Strata storage engine the database keeps its data in ({@code memory} or
+ *     {@code ssd}), as INFO persistence reports it; null when not known (a FoundationDB cluster)
  */
 public record RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds,
-                          String configFile, boolean durable, Map<String, String> parameters, boolean userNamespaces) {
+                          String configFile, boolean durable, Map<String, String> parameters, boolean userNamespaces,
+                          String storage) {
     public static final int MAX_DATABASES = 65_536;
 
     public RedisConfig {
@@ -40,7 +43,7 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
 
     /** The six core settings; no configuration file, durable, no other parameters. */
     public RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds) {
-        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of(), false);
+        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of(), false, null);
     }
 
     /** Redis's defaults: 127.0.0.1:6379, no password, 16 databases, 10,000 clients, no idle timeout. */
@@ -49,45 +52,49 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
     }
 
     public RedisConfig withPort(int p) {
-        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withBind(String b) {
-        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withRequirepass(String p) {
-        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withDatabases(int d) {
-        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withMaxclients(int m) {
-        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withTimeout(int seconds) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withConfigFile(String file) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withDurable(boolean d) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters, userNamespaces, storage);
     }
 
     public RedisConfig withUserNamespaces(boolean on) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, on);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, on, storage);
+    }
+
+    public RedisConfig withStorage(String s) {
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, s);
     }
 
     /** With one more {@code redis.conf} parameter (checked when the server starts). */
     public RedisConfig withParameter(String name, String value) {
         Map<String, String> p = new LinkedHashMap<>(parameters);
         p.put(name, value);
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p, userNamespaces);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p, userNamespaces, storage);
     }
 }

@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * Where Strata differs the fields say so rather than pretend: memory is the JVM heap (the data
  * itself lives in the database, not in this process's memory), persistence reports no RDB or
  * AOF activity because every acknowledged write is already committed to the database
- * ({@code strata_durable:1}; 0 for an in-memory database), replication reports a master with no
- * replicas. Lines end with CRLF and sections are separated by an empty line, as in Redis.
+ * ({@code strata_durable:1}; 0 for an in-memory database; {@code strata_storage} names the
+ * storage engine, {@code memory} or {@code ssd}, when the server knows it), replication
+ * reports a master with no replicas. Lines end with CRLF and sections are separated by an empty line, as in Redis.
  */
 final class InfoSections {
     private static final AtomicLong PEAK_MEMORY = new AtomicLong();
@@ -254,6 +255,9 @@ final class InfoSections {
         field("module_fork_in_progress", 0);
         field("module_fork_last_cow_size", 0);
         field("strata_durable", settings.durable() ? 1 : 0);
+        if (settings.storage() != null) {
+            field("strata_storage", settings.storage());
+        }
         out.append(settings.durable()
                 ? "# Strata: every acknowledged write is committed to the database; there are no RDB or AOF files\r\n"
                 : "# Strata: the database is in memory only; data is lost when the server stops\r\n");

@@ -40,6 +40,7 @@ public final class ServerSettings {
     private final String configFile;
     private final boolean durable;
     private final boolean userNamespaces;
+    private final String storage;
     private volatile RedisConfig config;
     private volatile RespLimits limits;
     private volatile long slowlogSlowerThan;
@@ -57,6 +58,7 @@ public final class ServerSettings {
         this.configFile = startup.configFile();
         this.durable = startup.durable();
         this.userNamespaces = startup.userNamespaces();
+        this.storage = startup.storage();
         for (ConfigParameter p : catalog.parameters()) {
             values.put(p.name(), PINNED.getOrDefault(p.name(), p.defaultValue()));
         }
@@ -135,6 +137,11 @@ public final class ServerSettings {
     /** Whether acknowledged writes are durable (false for an in-memory database). */
     public boolean durable() {
         return durable;
+    }
+
+    /** The Strata storage engine of the database ({@code memory} or {@code ssd}), or null when not known. */
+    public String storage() {
+        return storage;
     }
 
     /** The catalog of parameters. */
@@ -305,7 +312,7 @@ public final class ServerSettings {
         String pass = values.get("requirepass");
         config = new RedisConfig(values.get("bind"), Integer.parseInt(values.get("port")), pass.isEmpty() ? null : pass,
                 Integer.parseInt(values.get("databases")), (int) Math.min(Integer.MAX_VALUE, Long.parseLong(values.get("maxclients"))),
-                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces);
+                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces, storage);
         slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
         slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
         replicasRequired = Long.parseLong(values.get("min-replicas-to-write")) > 0
