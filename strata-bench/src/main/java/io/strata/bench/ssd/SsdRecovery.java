@@ -44,9 +44,11 @@ public final class SsdRecovery {
      * @param recoverySeconds open to the first read's return
      * @param checked         keys of acknowledged batches read back
      * @param missing         of those, absent or wrong
+     * @param logBytes        the log files ({@code *.log} at the directory's top: Strata's log, RocksDB's WAL)
+     *                        the kill left, which the open replays
      */
     public record Result(String engine, double loadedSeconds, long ackedBytes, double openSeconds, double recoverySeconds,
-                         int checked, int missing) {}
+                         int checked, int missing, long logBytes) {}
 
     public Result run(Path directory, long killAtBytes, int sample) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
@@ -94,6 +96,10 @@ public final class SsdRecovery {
         if (probe < 0) {
             throw new IllegalStateException("the child was killed before any batch was acknowledged; raise the kill point");
         }
+        long logBytes;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
+            logBytes = files.filter(p -> p.getFileName().toString().endsWith(".log")).mapToLong(p -> p.toFile().length()).sum();
+        }
         System.gc();
         long t0 = System.nanoTime();
         try (SsdTarget target = SsdTarget.open(engine, directory, cacheBytes); SsdTarget.Reader reader = target.reader()) {
@@ -107,7 +113,8 @@ public final class SsdRecovery {
                     missing++;
                 }
             }
-            return new Result(engine, loadedSeconds, data.bytesOf(keys(acked)), (t1 - t0) / 1e9, (t2 - t0) / 1e9, sample, missing);
+            return new Result(engine, loadedSeconds, data.bytesOf(keys(acked)), (t1 - t0) / 1e9, (t2 - t0) / 1e9, sample, missing,
+                    logBytes);
         }
     }
 

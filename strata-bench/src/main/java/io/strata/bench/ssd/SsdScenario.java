@@ -189,8 +189,8 @@ public final class SsdScenario {
             SsdRecovery.Result r = new SsdRecovery(engine, data, config.loaders(), config.batchKeys(), config.cacheBytes())
                     .run(dir, Math.min(config.killAtBytes(), data.bytesOf(data.count())), config.verifyKeys());
             log.add(new SsdResult("recovery", engine, 1, r.recoverySeconds(), r.checked(), r.missing(), r.recoverySeconds(), "s",
-                    null, String.format(Locale.ROOT, "killed after %.1f s with %,d MiB acknowledged; open %.2f s; %,d MiB on disk; %s",
-                    r.loadedSeconds(), r.ackedBytes() >> 20, r.openSeconds(), du(dir) >> 20,
+                    null, String.format(Locale.ROOT, "killed after %.1f s with %,d MiB acknowledged; log left %,d MiB; open %.2f s; %,d MiB on disk; %s",
+                    r.loadedSeconds(), r.ackedBytes() >> 20, r.logBytes() >> 20, r.openSeconds(), du(dir) >> 20,
                     r.missing() == 0 ? "every sampled acknowledged key present" : r.missing() + " acknowledged keys missing")));
         } finally {
             deleteTree(dir);
