@@ -21,7 +21,7 @@ public interface KvPeer extends AutoCloseable {
 
     /** Every engine name {@link #open} knows. */
     java.util.List<String> NAMES = java.util.List.of(StrataPeer.NAME, RocksDbPeer.NAME,
-            StrataPeer.FSYNC_NAME, StrataPeer.OS_BUFFERED_NAME, RocksDbPeer.SYNC_NAME);
+            StrataPeer.FSYNC_NAME, StrataPeer.OS_BUFFERED_NAME, RocksDbPeer.SYNC_NAME, StrataPeer.SSD_NAME);
 
     /** Opens the engine named {@code name} (one of {@link #NAMES}), empty. */
     static KvPeer open(String name) {
@@ -31,6 +31,7 @@ public interface KvPeer extends AutoCloseable {
             case StrataPeer.FSYNC_NAME -> StrataPeer.durable(io.strata.engine.durability.Durability.FSYNC);
             case StrataPeer.OS_BUFFERED_NAME -> StrataPeer.durable(io.strata.engine.durability.Durability.OS_BUFFERED);
             case RocksDbPeer.SYNC_NAME -> new RocksDbPeer(true);
+            case StrataPeer.SSD_NAME -> StrataPeer.ssd();
             default -> throw new IllegalArgumentException("unknown engine: " + name + " " + NAMES);
         };
     }

@@ -6,13 +6,15 @@ import java.nio.file.Path;
 
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
+import io.strata.Storage;
 import io.strata.Strata;
 import io.strata.bench.data.Dataset;
 
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Strata in memory ({@link Strata#inMemory()}, no latency model, no faults), used the way
+ * Strata in memory ({@link Strata#inMemory()}, no latency model, no faults), or durable in a
+ * temporary directory (on {@link Storage#MEMORY} or {@link Storage#SSD}), used the way
  * fdb-java code uses a {@link Database}: reads with {@code Transaction.get(key).join()},
  * writes through {@code db.run} / {@code db.runAsync}, which retry as fdb-java's do.
  */
@@ -22,6 +24,11 @@ public final class StrataPeer implements KvPeer {
     public static final String FSYNC_NAME = "strata-fsync";
     /** Durable, {@code Durability.OS_BUFFERED}: batches written to the OS, not fsynced. */
     public static final String OS_BUFFERED_NAME = "strata-os";
+    /**
+     * Durable, {@code Durability.FSYNC}, on the disk storage engine ({@link Storage#SSD}): the
+     * window in memory, the newest version of every key in RocksDB with the default block cache.
+     */
+    public static final String SSD_NAME = "strata-ssd";
     /** Keys per load transaction: ~1 MB, well under the 10 MB transaction limit. */
     private static final int LOAD_BATCH = 8_192;
 
@@ -41,15 +48,20 @@ public final class StrataPeer implements KvPeer {
         this.directory = null;
     }
 
-    private StrataPeer(String name, Durability durability) {
+    private StrataPeer(String name, Durability durability, Storage storage) {
         this.name = name;
         this.directory = TempDirectories.create("strata-bench-strata-");
-        this.db = Strata.builder().durability(durability).open(directory);
+        this.db = Strata.builder().durability(durability).storage(storage).open(directory);
     }
 
     /** Strata opened durable in a fresh temporary directory, deleted on close. */
     public static StrataPeer durable(Durability durability) {
-        return new StrataPeer(durability == Durability.FSYNC ? FSYNC_NAME : OS_BUFFERED_NAME, durability);
+        return new StrataPeer(durability == Durability.FSYNC ? FSYNC_NAME : OS_BUFFERED_NAME, durability, Storage.MEMORY);
+    }
+
+    /** Strata on {@link Storage#SSD}, {@code Durability.FSYNC}, in a fresh temporary directory, deleted on close. */
+    public static StrataPeer ssd() {
+        return new StrataPeer(SSD_NAME, Durability.FSYNC, Storage.SSD);
     }
 
     @Override

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Each peer does what the benchmarks claim it does: reads see loaded and committed data. */
 class KvPeerTest {
     @ParameterizedTest
-    @ValueSource(strings = {"strata", "rocksdb"})
+    @ValueSource(strings = {"strata", "rocksdb", "strata-ssd"})
     void readsWritesAndReadModifyWrites(String engine) throws Exception {
         Dataset data = new Dataset(100, 10, 5);
         try (KvPeer peer = KvPeer.open(engine); KvSession s = peer.session()) {
@@ -29,7 +29,7 @@ class KvPeerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"strata", "rocksdb"})
+    @ValueSource(strings = {"strata", "rocksdb", "strata-ssd"})
     void aReadTransactionKeepsItsSnapshot(String engine) {
         Dataset data = new Dataset(10, 10, 5);
         try (KvPeer peer = KvPeer.open(engine); KvSession reader = peer.session(); KvSession writer = peer.session()) {

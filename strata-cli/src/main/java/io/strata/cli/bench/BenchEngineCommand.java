@@ -51,7 +51,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
     List<String> workloads;
 
     @Option(names = "--engines", paramLabel = "E[,E...]", hideParamSyntax = true, split = ",", defaultValue = "strata,rocksdb",
-            description = "Engines: strata, rocksdb, and durable strata-fsync, strata-os, rocksdb-sync (default: ${DEFAULT-VALUE}).")
+            description = "Engines: strata, rocksdb, and durable strata-fsync, strata-os, strata-ssd, rocksdb-sync (default: ${DEFAULT-VALUE}).")
     List<String> engines;
 
     @Option(names = "--keys", paramLabel = "N", defaultValue = "" + Dataset.DEFAULT_KEYS,
@@ -77,7 +77,7 @@ public final class BenchEngineCommand implements Callable<Integer> {
         o.printf("strata bench engine: %,d keys of 16 B with %d B values; %s s warm-up + %s s measured per cell; %s%n",
                 keys, valueBytes, warmup, seconds, BenchConsole.machine());
         o.println("rocksdb = OptimisticTransactionDB, WAL disabled, sync=false, defaults otherwise; strata = in memory, no latency model.");
-        o.println("durable: strata-fsync = Strata.open, fsync per batch; strata-os = OS-buffered log; rocksdb-sync = WAL on, sync=true.");
+        o.println("durable: strata-fsync = Strata.open, fsync per batch; strata-os = OS-buffered log; strata-ssd = Storage.SSD, fsync per batch; rocksdb-sync = WAL on, sync=true.");
         o.println();
         table.header();
         o.flush();

@@ -1,0 +1,55 @@
+package io.strata.bench.ssd;
+
+import java.nio.file.Path;
+
+/**
+ * An engine under {@code strata bench ssd}, open on a directory: Strata ({@link StrataTarget})
+ * or RocksDB alone ({@link RocksTarget}). Thread-safe; each reading thread uses its own
+ * {@link Reader}.
+ */
+public interface SsdTarget extends AutoCloseable {
+    String STRATA = "strata";
+    String ROCKSDB = "rocksdb";
+    /** Every engine name {@link #open} knows. */
+    java.util.List<String> NAMES = java.util.List.of(STRATA, ROCKSDB);
+
+    String name();
+
+    /**
+     * Writes keys {@code [first, first + count)} of {@code data} in one durable transaction
+     * (Strata: one commit; RocksDB: one synced write batch); returns once it is durable.
+     *
+     * @return how many times the write was refused and retried (Strata's memory limit)
+     */
+    int writeBatch(SsdData data, long first, int count);
+
+    /** A reader for one thread. */
+    Reader reader();
+
+    @Override
+    void close();
+
+    /** One thread's reads: each call is a transaction of its own on Strata. */
+    interface Reader extends AutoCloseable {
+        /** The value of {@code key}, or null. */
+        byte[] get(byte[] key);
+
+        /** Reads up to {@code limit} keys and values from {@code begin} upward; returns how many. */
+        int scan(byte[] begin, int limit);
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Opens (or creates) {@code engine}'s store in {@code directory} with a block cache of
+     * {@code cacheBytes}.
+     */
+    static SsdTarget open(String engine, Path directory, long cacheBytes) {
+        return switch (engine) {
+            case STRATA -> StrataTarget.open(directory, cacheBytes);
+            case ROCKSDB -> RocksTarget.open(directory, cacheBytes);
+            default -> throw new IllegalArgumentException("unknown engine: " + engine + " " + NAMES);
+        };
+    }
+}
