@@ -6,10 +6,6 @@ import io.strata.engine.store.VersionedStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Writes checkpoints in the background so the log stays bounded and restart time does not
@@ -35,16 +31,12 @@ public final class Checkpointer implements AutoCloseable {
      * checkpoint's size — accumulated since the last one.
      */
     public static final long DEFAULT_LOG_BYTES = 64L << 20;
-    /** How often the thread looks at the log's size. */
-    static final long POLL_MILLIS = 100;
-
     private final Path directory;
     private final SegmentedLog log;
     private final CommitPipeline pipeline;
     private final VersionedStore store;
     private final long logBytes;
-    private final Thread thread;
-    private volatile boolean closed;
+    private final LogMaintenance thread;
     /** Size of the last checkpoint written: the next waits for at least this much log. */
     private volatile long lastCheckpointBytes;
 
@@ -54,33 +46,15 @@ public final class Checkpointer implements AutoCloseable {
         this.pipeline = pipeline;
         this.store = store;
         this.logBytes = logBytes;
-        this.thread = new Thread(this::run, "strata-checkpointer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = new LogMaintenance("strata-checkpointer", directory, "checkpoint", this::step);
     }
 
-    private void run() {
-        while (!closed) {
-            try {
-                Thread.sleep(POLL_MILLIS);
-                // Waiting for as much log as the last checkpoint's size keeps the total written by
-                // checkpoints proportional to the data written (not quadratic as the data grows),
-                // and the log never larger than the data it would replay.
-                if (!closed && log.bytesSinceRotation() >= Math.max(logBytes, lastCheckpointBytes)) {
-                    checkpoint();
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (IOException | RuntimeException e) {
-                if (closed) {
-                    // close() interrupted the write (ClosedByInterruptException): expected, and
-                    // the log still holds everything, so there is nothing to report.
-                    return;
-                }
-                // The log still holds everything: a failed checkpoint loses nothing; try again later.
-                System.getLogger(Checkpointer.class.getName()).log(System.Logger.Level.WARNING,
-                        "checkpoint of " + directory + " failed; the log keeps growing until one succeeds", e);
-            }
+    private void step() throws IOException, InterruptedException {
+        // Waiting for as much log as the last checkpoint's size keeps the total written by
+        // checkpoints proportional to the data written (not quadratic as the data grows),
+        // and the log never larger than the data it would replay.
+        if (log.bytesSinceRotation() >= Math.max(logBytes, lastCheckpointBytes)) {
+            checkpoint();
         }
     }
 
@@ -90,26 +64,7 @@ public final class Checkpointer implements AutoCloseable {
      * @return the checkpoint's version
      */
     public synchronized long checkpoint() throws IOException, InterruptedException {
-        CompletableFuture<Long> rotated = new CompletableFuture<>();
-        pipeline.execute(() -> {
-            long v = pipeline.visibleVersion();
-            try {
-                store.pin(v);
-                log.rotate(v + 1);
-                rotated.complete(v);
-            } catch (IOException | RuntimeException e) {
-                store.unpin();
-                rotated.completeExceptionally(e);
-            }
-        });
-        long version;
-        try {
-            version = rotated.get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IOException("rotating the log for a checkpoint failed", e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("the sequencer did not rotate the log within 30 s (closed?)");
-        }
+        long version = LogMaintenance.rotate(pipeline, log, store::pin, store::unpin);
         try {
             Path written = CheckpointFile.write(directory, store, version);
             lastCheckpointBytes = Files.size(written);
@@ -133,12 +88,6 @@ public final class Checkpointer implements AutoCloseable {
     /** Stops the thread, waiting for a checkpoint in progress to finish. */
     @Override
     public void close() {
-        closed = true;
-        thread.interrupt();
-        try {
-            thread.join(60_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }

@@ -7,10 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Keeps the log of a database on a disk store ({@link io.strata.Storage#SSD}) bounded: the
@@ -34,8 +30,7 @@ public final class LogTrimmer implements AutoCloseable {
     private final CommitPipeline pipeline;
     private final VersionedStore store;
     private final long logBytes;
-    private final Thread thread;
-    private volatile boolean closed;
+    private final LogMaintenance thread;
 
     public LogTrimmer(Path directory, SegmentedLog log, CommitPipeline pipeline, VersionedStore store, long logBytes) {
         this.directory = directory;
@@ -43,51 +38,14 @@ public final class LogTrimmer implements AutoCloseable {
         this.pipeline = pipeline;
         this.store = store;
         this.logBytes = logBytes;
-        this.thread = new Thread(this::run, "strata-log-trimmer");
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.thread = new LogMaintenance("strata-log-trimmer", directory, "trimming the log", this::step);
     }
 
-    private void run() {
-        while (!closed) {
-            try {
-                Thread.sleep(Checkpointer.POLL_MILLIS);
-                if (closed) {
-                    return;
-                }
-                if (log.bytesSinceRotation() >= logBytes) {
-                    rotate();
-                }
-                trim();
-            } catch (InterruptedException e) {
-                return;
-            } catch (IOException | RuntimeException e) {
-                if (closed) {
-                    return;
-                }
-                System.getLogger(LogTrimmer.class.getName()).log(System.Logger.Level.WARNING,
-                        "trimming the log of " + directory + " failed; it keeps growing until a trim succeeds", e);
-            }
+    private void step() throws IOException, InterruptedException {
+        if (log.bytesSinceRotation() >= logBytes) {
+            LogMaintenance.rotate(pipeline, log, v -> { }, () -> { });
         }
-    }
-
-    private void rotate() throws IOException, InterruptedException {
-        CompletableFuture<Void> rotated = new CompletableFuture<>();
-        pipeline.execute(() -> {
-            try {
-                log.rotate(pipeline.visibleVersion() + 1);
-                rotated.complete(null);
-            } catch (IOException | RuntimeException e) {
-                rotated.completeExceptionally(e);
-            }
-        });
-        try {
-            rotated.get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IOException("rotating the log failed", e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("the sequencer did not rotate the log within 30 s (closed?)");
-        }
+        trim();
     }
 
     /**
@@ -117,12 +75,6 @@ public final class LogTrimmer implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        thread.interrupt();
-        try {
-            thread.join(60_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.close();
     }
 }
