@@ -65,6 +65,17 @@ public final class RocksDiskStore implements DiskStore {
     private final ColumnFamilyHandle meta;
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private volatile long appliedVersion;
+    /**
+     * Spans removed by range deletes, compacted in the background so their space comes back
+     * without waiting for RocksDB's own compactions to reach them (a cleared range may be
+     * most of the database). One thread; what it has not reached when closed stays for
+     * RocksDB's compactions.
+     */
+    private final java.util.concurrent.ExecutorService compactor = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "strata-disk-compactor");
+        t.setDaemon(true);
+        return t;
+    });
 
     private RocksDiskStore(Path directory, long cacheBytes) throws IOException {
         this.directory = directory;
@@ -154,6 +165,18 @@ public final class RocksDiskStore implements DiskStore {
             throw new IOException("writing to the disk store in " + directory + " failed: " + e.getMessage(), e);
         }
         appliedVersion = version;
+        for (byte[][] span : ((RocksBatch) batch).rangeDeletes) {
+            compactor.execute(() -> compact(span[0], span[1]));
+        }
+    }
+
+    private void compact(byte[] begin, byte[] end) {
+        try {
+            db.compactRange(data, begin, end);
+        } catch (RocksDBException e) {
+            System.getLogger(RocksDiskStore.class.getName()).log(System.Logger.Level.WARNING,
+                    "compacting a cleared range of the disk store in " + directory + " failed; RocksDB's own compactions will reclaim it", e);
+        }
     }
 
     @Override
@@ -170,17 +193,57 @@ public final class RocksDiskStore implements DiskStore {
         }
     }
 
+    /**
+     * RocksDB's own estimates: the bytes its files take in the range (compressed, with index
+     * and filter blocks), scaled by the logical bytes per file byte of all its tables (from
+     * their properties: raw key and value sizes), plus the memtables' raw bytes in the range.
+     */
     @Override
     public long approximateBytes(byte[] lo, byte[] hi) {
         try (Slice a = new Slice(lo); Slice b = new Slice(hi)) {
-            long[] sizes = db.getApproximateSizes(data, List.of(new Range(a, b)),
-                    org.rocksdb.SizeApproximationFlag.INCLUDE_FILES, org.rocksdb.SizeApproximationFlag.INCLUDE_MEMTABLES);
-            return sizes.length == 0 ? 0 : sizes[0];
+            Range range = new Range(a, b);
+            long[] files = db.getApproximateSizes(data, List.of(range), org.rocksdb.SizeApproximationFlag.INCLUDE_FILES);
+            long memtables = db.getApproximateMemTableStats(data, range).size;
+            return Math.round((files.length == 0 ? 0 : files[0]) * logicalBytesPerFileByte()) + memtables;
         }
+    }
+
+    /** Cached for a second: reading every table's properties is not free. */
+    private volatile double logicalRatio = 1;
+    private volatile long logicalRatioAt = Long.MIN_VALUE;
+
+    private double logicalBytesPerFileByte() {
+        long now = System.nanoTime();
+        if (now - logicalRatioAt < 1_000_000_000L) {
+            return logicalRatio;
+        }
+        double ratio = 1;
+        try {
+            long raw = 0;
+            long stored = 0;
+            for (org.rocksdb.TableProperties t : db.getPropertiesOfAllTables(data).values()) {
+                raw += t.getRawKeySize() + t.getRawValueSize();
+                stored += t.getDataSize() + t.getIndexSize() + t.getFilterSize();
+            }
+            if (stored > 0) {
+                ratio = raw / (double) stored;
+            }
+        } catch (RocksDBException e) {
+            throw failure("reading table properties", e);
+        }
+        logicalRatio = ratio;
+        logicalRatioAt = now;
+        return ratio;
     }
 
     @Override
     public void close() {
+        compactor.shutdownNow();
+        try {
+            compactor.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         data.close();
         meta.close();
         db.close();
@@ -208,6 +271,7 @@ public final class RocksDiskStore implements DiskStore {
 
     private final class RocksBatch implements Batch {
         final WriteBatch batch = new WriteBatch();
+        final List<byte[][]> rangeDeletes = new ArrayList<>(0);
 
         @Override
         public void put(byte[] key, byte[] value) {
@@ -231,6 +295,7 @@ public final class RocksDiskStore implements DiskStore {
         public void deleteRange(byte[] begin, byte[] end) {
             try {
                 batch.deleteRange(data, begin, end);
+                rangeDeletes.add(new byte[][] {begin, end});
             } catch (RocksDBException e) {
                 throw failure("batching a range delete", e);
             }

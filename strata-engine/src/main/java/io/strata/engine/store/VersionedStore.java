@@ -500,8 +500,27 @@ public final class VersionedStore implements AutoCloseable {
         return new DiskRange(epochs, disk, diskClears, begin, end, version, reverse, chains);
     }
 
-    /** Bytes of the keys and values present in {@code [begin, end)} at {@code version}. */
+    /**
+     * Bytes of the keys and values present in {@code [begin, end)} at {@code version}: exact in
+     * memory; over a disk store, the disk store's estimate (from its statistics, without
+     * reading the range) plus the window's newest values in the range.
+     */
     public long estimatedSize(byte[] begin, byte[] end, long version) {
+        if (disk != null) {
+            if (ByteKeys.compare(begin, end) >= 0) {
+                return 0;
+            }
+            long total = disk.approximateBytes(begin, end);
+            for (Iterator<VersionChain> it = sorted.ascending(begin, end); it.hasNext(); ) {
+                VersionChain chain = it.next();
+                VersionNode n = chain.nodeAt(version);
+                byte[] value = n == null ? null : n.value();
+                if (value != null) {
+                    total += chain.key.length + value.length;
+                }
+            }
+            return total;
+        }
         long total = 0;
         try (StoreRange it = range(begin, end, version, false)) {
             while (it.hasNext()) {

@@ -200,6 +200,79 @@ class DiskStorageTest {
     }
 
     @Test
+    void theEstimatedRangeSizeComesFromTheDiskStoresStatistics() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        try (Database db = open()) {
+            for (int i = 0; i < 2_000; i++) {
+                byte[] value = new byte[1_000];
+                random.nextBytes(value);
+                String key = String.format("k%06d", i);
+                db.run(tr -> {
+                    tr.set(b(key), value);
+                    return null;
+                });
+            }
+            long exact = 2_000L * (7 + 1_000);
+            pushToDisk(db);
+            assertThat(store(db).keyCount()).isLessThan(5);
+            long inMemtables = db.read(tr -> tr.getEstimatedRangeSizeBytes(b("k"), b("l")).join());
+            store(db).makeDiskDurable(); // now in table files, with their statistics
+            long inFiles = db.read(tr -> tr.getEstimatedRangeSizeBytes(b("k"), b("l")).join());
+            long half = db.read(tr -> tr.getEstimatedRangeSizeBytes(b("k"), b("k001000")).join());
+            assertThat(inMemtables).isBetween(exact / 2, exact * 2);
+            assertThat(inFiles).isBetween(exact / 2, exact * 2);
+            assertThat(half).isBetween(inFiles / 4, inFiles * 3 / 4);
+        }
+    }
+
+    @Test
+    void clearingARangeGivesItsDiskSpaceBack() throws Exception {
+        java.util.Random random = new java.util.Random(11);
+        try (Database db = open()) {
+            for (int i = 0; i < 4_000; i++) {
+                byte[] value = new byte[1_000];
+                random.nextBytes(value);
+                String key = String.format("k%06d", i);
+                db.run(tr -> {
+                    tr.set(b(key), value);
+                    return null;
+                });
+            }
+            pushToDisk(db);
+            store(db).makeDiskDurable();
+            long full = tableBytes();
+            assertThat(full).isGreaterThan(3_000_000L);
+            db.run(tr -> {
+                tr.clear(b("k"), b("l"));
+                return null;
+            });
+            pushToDisk(db);
+            store(db).makeDiskDurable();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (tableBytes() > full / 10 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(tableBytes()).as("table files after the clear, against %d before", full).isLessThan(full / 10);
+            List<KeyValue> left = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+            assertThat(left).isEmpty();
+        }
+    }
+
+    private long tableBytes() throws java.io.IOException {
+        try (var files = Files.list(dir.resolve("ssd"))) {
+            long total = 0;
+            for (Path p : files.filter(p -> p.getFileName().toString().endsWith(".sst")).toList()) {
+                try {
+                    total += Files.size(p);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // compacted away meanwhile
+                }
+            }
+            return total;
+        }
+    }
+
+    @Test
     void theDirectoryRemembersItsStorageAndRefusesTheOther() throws Exception {
         try (Database db = open()) {
             db.run(tr -> {
