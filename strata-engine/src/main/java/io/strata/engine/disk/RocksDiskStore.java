@@ -66,6 +66,14 @@ public final class RocksDiskStore implements DiskStore {
     private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
     private volatile long appliedVersion;
     /**
+     * Reads and cursors in progress. RocksDB must not be closed under them (a native handle
+     * used after close is a crash, not an exception): {@link #close} sets {@link #closing},
+     * then waits for this to reach zero; an operation counts itself, then checks the flag
+     * (both volatile, so one of the two sees the other).
+     */
+    private final java.util.concurrent.atomic.AtomicLong inFlight = new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean closing;
+    /**
      * Spans removed by range deletes, compacted in the background so their space comes back
      * without waiting for RocksDB's own compactions to reach them (a cleared range may be
      * most of the database). One thread; what it has not reached when closed stays for
@@ -131,10 +139,22 @@ public final class RocksDiskStore implements DiskStore {
 
     @Override
     public byte[] get(byte[] key) {
+        enter();
         try {
             return db.get(data, key);
         } catch (RocksDBException e) {
             throw failure("reading a key", e);
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** Counts an operation in; refuses it once closing, as fdb-java refuses a closed database. */
+    private void enter() {
+        inFlight.incrementAndGet();
+        if (closing) {
+            inFlight.decrementAndGet();
+            throw new IllegalStateException("Cannot access closed object");
         }
     }
 
@@ -200,11 +220,14 @@ public final class RocksDiskStore implements DiskStore {
      */
     @Override
     public long approximateBytes(byte[] lo, byte[] hi) {
+        enter();
         try (Slice a = new Slice(lo); Slice b = new Slice(hi)) {
             Range range = new Range(a, b);
             long[] files = db.getApproximateSizes(data, List.of(range), org.rocksdb.SizeApproximationFlag.INCLUDE_FILES);
             long memtables = db.getApproximateMemTableStats(data, range).size;
             return Math.round((files.length == 0 ? 0 : files[0]) * logicalBytesPerFileByte()) + memtables;
+        } finally {
+            inFlight.decrementAndGet();
         }
     }
 
@@ -238,6 +261,17 @@ public final class RocksDiskStore implements DiskStore {
 
     @Override
     public void close() {
+        closing = true;
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (inFlight.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                // A cursor never closed: leaving RocksDB open is a leak, closing it a crash.
+                System.getLogger(RocksDiskStore.class.getName()).log(System.Logger.Level.WARNING,
+                        "the disk store in " + directory + " still has " + inFlight.get() + " reads open after 30 s; left open");
+                return;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
         compactor.shutdownNow();
         try {
             compactor.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -322,6 +356,7 @@ public final class RocksDiskStore implements DiskStore {
         private boolean closed;
 
         RocksCursor(byte[] lo, byte[] hi, boolean reverse) {
+            enter(); // counted out by close()
             this.reverse = reverse;
             this.lower = new Slice(lo);
             this.upper = new Slice(hi);
@@ -372,6 +407,7 @@ public final class RocksDiskStore implements DiskStore {
                 options.close();
                 lower.close();
                 upper.close();
+                inFlight.decrementAndGet();
             }
         }
     }

@@ -273,6 +273,51 @@ class DiskStorageTest {
     }
 
     @Test
+    void closingWhileReadersReadRefusesThemCleanly() throws Exception {
+        Database db = open();
+        for (int i = 0; i < 200; i++) {
+            String key = String.format("k%04d", i);
+            db.run(tr -> {
+                tr.set(b(key), b("v"));
+                return null;
+            });
+        }
+        pushToDisk(db);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Throwable> unexpected = new java.util.concurrent.atomic.AtomicReference<>();
+        List<Thread> readers = new java.util.ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+                        db.read(tr -> tr.get(b("k0007")).join());
+                    } catch (RuntimeException e) {
+                        // After close: fdb-java's closed-object error, however it is wrapped.
+                        Throwable c = e;
+                        while (c.getCause() != null && !(c instanceof IllegalStateException)) {
+                            c = c.getCause();
+                        }
+                        if (!(c instanceof IllegalStateException) && !(c instanceof com.apple.foundationdb.FDBException)) {
+                            unexpected.compareAndSet(null, e);
+                        }
+                    }
+                }
+            });
+            t.start();
+            readers.add(t);
+        }
+        Thread.sleep(200);
+        db.close(); // must neither crash the JVM nor hang
+        Thread.sleep(100);
+        stop.set(true);
+        for (Thread t : readers) {
+            t.join(10_000);
+        }
+        assertThat(unexpected.get()).isNull();
+    }
+
+    @Test
     void theDirectoryRemembersItsStorageAndRefusesTheOther() throws Exception {
         try (Database db = open()) {
             db.run(tr -> {
