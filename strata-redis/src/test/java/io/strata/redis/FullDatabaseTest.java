@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.apple.foundationdb.Database;
+import io.strata.Storage;
 import io.strata.Strata;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.commit.CommitPipeline;
@@ -11,6 +12,7 @@ import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -27,6 +29,8 @@ class FullDatabaseTest {
 
     @Test
     void writesGetOomWhileReadsAndDeletesGoOn() throws Exception {
+        // The memory engine's full store; the disk engine's window drains, so it refuses retryably (1042) instead.
+        Assumptions.assumeFalse(Storage.SSD.label().equals(System.getProperty(Strata.TEST_STORAGE_PROPERTY)));
         try (Database db = Strata.builder().memoryLimit(1 << 20).inMemory()) {
             RedisServer server = RedisServer.start(db, RedisConfig.defaults().withPort(0));
             try (Jedis jedis = new Jedis("127.0.0.1", server.port(), 10_000)) {

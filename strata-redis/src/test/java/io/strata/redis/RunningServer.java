@@ -20,7 +20,13 @@ public final class RunningServer implements AutoCloseable {
 
     private RunningServer(RedisConfig config) throws InterruptedException {
         database = Strata.inMemory();
-        server = RedisServer.start(database, config.withPort(0), clock::get);
+        try {
+            server = RedisServer.start(database, config.withPort(0), clock::get);
+        } catch (RuntimeException | InterruptedException e) {
+            // A server that refused to start (a bad parameter) must not leak its engine.
+            database.close();
+            throw e;
+        }
     }
 
     public static RunningServer start() throws InterruptedException {

@@ -110,7 +110,7 @@ public final class StatusDocument {
                 .endObject();
         w.name("incompatible_connections").beginArray().endArray();
         messages(w, probes);
-        configuration(w, durable);
+        configuration(w, durable, storageEngine(engine));
         data(w, shards);
         processes(w, engine, shards, version, hz, reads, commits);
         machines(w, process);
@@ -135,13 +135,20 @@ public final class StatusDocument {
         w.endArray();
     }
 
-    private static void configuration(JsonWriter w, boolean durable) {
+    /**
+     * FoundationDB's name for the engine's storage: its memory engine (data in memory,
+     * recovered from a log) or, over a disk store, its RocksDB engine.
+     */
+    private static String storageEngine(Engine engine) {
+        return engine.store().onDisk() ? "ssd-rocksdb-v1" : "memory";
+    }
+
+    private static void configuration(JsonWriter w, boolean durable, String storageEngine) {
         w.name("configuration").beginObject()
                 .field("redundancy_mode", "single")
                 .field("storage_replicas", 1)
                 .field("usable_regions", 1)
-                // FoundationDB's memory engine: data in memory, recovered from a log.
-                .field("storage_engine", "memory")
+                .field("storage_engine", storageEngine)
                 .field("coordinators_count", 1)
                 .field("commit_proxies", 1)
                 .field("grv_proxies", 1)
@@ -223,7 +230,7 @@ public final class StatusDocument {
         counter(w, "finished_queries", hz[3], reads);
         counter(w, "mutations", hz[4], commits.mutations());
         counter(w, "mutation_bytes", hz[5], commits.mutationBytes());
-        w.name("storage_metadata").beginObject().field("storage_engine", "memory").endObject();
+        w.name("storage_metadata").beginObject().field("storage_engine", storageEngine(engine)).endObject();
         w.endObject();
         if (engine.durable()) {
             w.beginObject().field("role", "log").field("id", process.logId()).field("data_version", version).endObject();

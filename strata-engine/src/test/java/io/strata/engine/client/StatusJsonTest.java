@@ -89,6 +89,8 @@ class StatusJsonTest {
 
     @Test
     void aSingleProcessConfiguration() {
+        // An in-memory database: no log, the memory engine (the ssd test hook's has both, see the tests below).
+        org.junit.jupiter.api.Assumptions.assumeFalse("ssd".equals(System.getProperty(Strata.TEST_STORAGE_PROPERTY)));
         Object doc = status(db);
         assertThat(Json.at(doc, "cluster.configuration.redundancy_mode")).isEqualTo("single");
         assertThat(Json.at(doc, "cluster.configuration.storage_engine")).isEqualTo("memory");
@@ -108,6 +110,18 @@ class StatusJsonTest {
             assertThat(number(doc, "cluster.configuration.logs")).isEqualTo(1);
             assertThat((List<?>) Json.at(doc, "cluster.logs")).hasSize(1);
             assertThat(Json.at(doc, "cluster.connection_string")).isEqualTo("strata:" + dir.toAbsolutePath().normalize());
+        }
+    }
+
+    @Test
+    void aDiskDatabaseNamesFoundationDbsRocksDbEngine(@TempDir Path dir) {
+        try (Database disk = Strata.builder().storage(io.strata.Storage.SSD).open(dir)) {
+            Object doc = status(disk);
+            assertThat(Json.at(doc, "cluster.configuration.storage_engine")).isEqualTo("ssd-rocksdb-v1");
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> roles = (List<Map<String, Object>>) theProcess(doc).get("roles");
+            Map<String, Object> storage = roles.stream().filter(r -> "storage".equals(r.get("role"))).findFirst().orElseThrow();
+            assertThat(Json.at(storage, "storage_metadata.storage_engine")).isEqualTo("ssd-rocksdb-v1");
         }
     }
 
