@@ -156,6 +156,34 @@ public final class Engine implements AutoCloseable {
         this.background = work;
     }
 
+    /**
+     * Background work with a last step once the engine has stopped committing and, on a disk
+     * store, the window is on disk (the log trimmer deletes the log the disk store now has).
+     */
+    public interface FinalStep extends AutoCloseable {
+        void afterWindowWritten() throws java.io.IOException;
+    }
+
+    /**
+     * On a disk store, writes the window to disk so a clean restart replays no log (a failure
+     * only leaves the log to replay), then lets the background work finish.
+     */
+    private void writeWindowToDisk(AutoCloseable work) {
+        if (!store.onDisk()) {
+            return;
+        }
+        try {
+            if (store.writeWindowToDisk(60_000) && work instanceof FinalStep last) {
+                last.afterWindowWritten();
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING,
+                    "writing the window to the disk store at close failed; the next open replays it from the log", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
         AutoCloseable work = background;
@@ -168,6 +196,7 @@ public final class Engine implements AutoCloseable {
         }
         try {
             pipeline.close();
+            writeWindowToDisk(work);
         } finally {
             timer.shutdownNow();
             pool.shutdown();

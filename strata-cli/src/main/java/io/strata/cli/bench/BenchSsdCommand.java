@@ -24,14 +24,15 @@ import java.util.concurrent.Callable;
 @Command(name = "ssd",
         mixinStandardHelpOptions = true,
         description = {
-                "Strata on Storage.SSD against RocksDB alone (same block cache, Bloom filters, WAL on, sync=true), per engine:",
-                "  load      --loaders threads commit --batch-keys keys each, durable, until --data-gib is loaded; then close",
-                "            (timed), reopen (timed to the first read), verify a sample, point reads and 100-key scans",
-                "            by --clients threads;",
-                "  recovery  a child JVM loads until --kill-at-gib is acknowledged, is killed (SIGKILL); open + first read timed;",
-                "  window    read, write, mixed on --window-keys keys: strata-ssd against strata-fsync (Storage.MEMORY).",
-                "The heap is the launcher's (a quarter of RAM); STRATA_JAVA_OPTS='-Xms1g -Xmx1g' sets another, for this JVM",
-                "and the recovery phase's child."},
+                "Strata on Storage.SSD against RocksDB alone (same block cache, Bloom filters, WAL on, sync=true).",
+                "load: --loaders threads commit --batch-keys keys each, durable, until --data-gib is loaded; "
+                        + "then close (timed), reopen (timed to the first read), verify a sample, "
+                        + "point reads and 100-key scans by --clients threads.",
+                "recovery: a child JVM loads until --kill-at-gib is acknowledged and is killed (SIGKILL); "
+                        + "open and first read are timed.",
+                "window: read, write, mixed on --window-keys keys, strata-ssd against strata-fsync (Storage.MEMORY).",
+                "The heap is the launcher's (a quarter of RAM); STRATA_JAVA_OPTS='-Xms1g -Xmx1g' sets another, "
+                        + "for this JVM and the recovery phase's child."},
         footer = {"",
                 "CSV columns (" + SsdScenario.CSV_FILE + "):",
                 "  " + SsdScenario.CSV_HEADER})

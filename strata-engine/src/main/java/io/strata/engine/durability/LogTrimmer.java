@@ -24,7 +24,7 @@ import java.util.List;
  * A crash at any point leaves every record the disk store does not durably have in the log:
  * recovery opens the disk store and replays the records newer than its version.
  */
-public final class LogTrimmer implements AutoCloseable {
+public final class LogTrimmer implements io.strata.engine.Engine.FinalStep {
     private final Path directory;
     private final SegmentedLog log;
     private final CommitPipeline pipeline;
@@ -71,6 +71,12 @@ public final class LogTrimmer implements AutoCloseable {
         }
         Fsync.directory(directory);
         return covered;
+    }
+
+    /** At close, once the window is on disk: deletes the log the disk store now durably has. */
+    @Override
+    public void afterWindowWritten() throws IOException {
+        trim();
     }
 
     @Override

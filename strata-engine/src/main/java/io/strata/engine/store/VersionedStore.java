@@ -180,6 +180,45 @@ public final class VersionedStore implements AutoCloseable {
         return catchUp == null || catchUp.idle();
     }
 
+    /**
+     * Over a disk store, once no more writes or reads come (the engine is closing): hands the
+     * whole window to the catch-up, waits until it is written (at most {@code timeoutMillis})
+     * and makes the disk store durable, so that a clean restart replays no log and a new
+     * process finds everything on disk. Returns whether all of it was written; nothing
+     * otherwise. Writer only.
+     */
+    public boolean writeWindowToDisk(long timeoutMillis) throws java.io.IOException, InterruptedException {
+        if (disk == null) {
+            return true;
+        }
+        long newest = Long.MIN_VALUE;
+        CatchUp.Batch batch = new CatchUp.Batch(64);
+        while (!dirty.isEmpty()) {
+            newest = Math.max(newest, dirty.oldestVersion());
+            batch.add(dirty.oldestChain(), dirty.oldestNode());
+            dirty.removeOldest();
+        }
+        while (!clearsToHandOver.isEmpty()) {
+            RangeClears.Clear clear = clearsToHandOver.pollFirst();
+            newest = Math.max(newest, clear.version());
+            batch.clears.add(clear);
+        }
+        if (!batch.isEmpty()) {
+            batch.version = newest;
+            catchUp.submit(batch);
+        }
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (!catchUp.idle()) {
+            if (System.nanoTime() > deadline) {
+                return false; // the log still has it
+            }
+            Thread.sleep(1);
+        }
+        dropWrittenToDisk();
+        disk.makeDurable();
+        return true;
+    }
+
     /** Stops the catch-up and closes the disk store; what it had not written is still in the log. */
     @Override
     public void close() {

@@ -318,6 +318,31 @@ class DiskStorageTest {
     }
 
     @Test
+    void aCleanCloseWritesTheWindowToDiskSoTheRestartReplaysNothing() throws Exception {
+        TreeMap<String, String> model = new TreeMap<>();
+        try (Database db = Strata.builder().storage(Storage.SSD).nanoTime(nanos::get).checkpointEveryLogBytes(16 << 10).open(dir)) {
+            for (int i = 0; i < 300; i++) {
+                String key = String.format("k%04d", i);
+                db.run(tr -> {
+                    tr.set(b(key), b("v-" + key));
+                    return null;
+                });
+                model.put(key, "v-" + key);
+            }
+            db.run(tr -> {
+                tr.clear(b("k0100"), b("k0200"));
+                return null;
+            });
+            model.subMap("k0100", "k0200").clear();
+            assertThat(store(db).diskVersion()).as("all of it still in the window").isZero();
+        }
+        try (Database db = open()) {
+            assertThat(store(db).keyCount()).as("nothing replayed into memory").isZero();
+            assertMatches(db, model);
+        }
+    }
+
+    @Test
     void theDirectoryRemembersItsStorageAndRefusesTheOther() throws Exception {
         try (Database db = open()) {
             db.run(tr -> {
