@@ -1,5 +1,6 @@
 package io.strata.engine.durability;
 
+import io.strata.engine.store.RecoveryWrites;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 
@@ -15,7 +16,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Recovery: replays every log segment of a directory, oldest first, into a store.
+ * Recovery: replays every log segment of a directory, oldest first, into a store (over a
+ * disk store, into the disk store itself: {@link VersionedStore#recoveryWrites()}).
  *
  * <h2>What is a torn tail and what is corruption</h2>
  * A crash while appending can leave, at the end of the <em>newest</em> segment only, a
@@ -59,6 +61,7 @@ public final class LogReplay {
      */
     public static Result replay(Path directory, VersionedStore store, long after) throws IOException {
         List<Path> segments = new ArrayList<>(segments(directory));
+        RecoveryWrites writes = store.recoveryWrites();
         long lastVersion = 0;
         long records = 0;
         for (int i = 0; i < segments.size(); i++) {
@@ -138,17 +141,20 @@ public final class LogReplay {
                                 "version " + version + " does not follow " + lastVersion);
                     }
                     if (version > after) {
-                        apply(segment, recordStart, payload, version, store);
+                        apply(segment, recordStart, payload, version, writes);
+                        writes.endOfRecord(version);
                         records++;
                     }
                     lastVersion = version;
                 }
             }
         }
+        writes.finish();
         return new Result(Math.max(lastVersion, after), segments, records);
     }
 
-    private static void apply(Path segment, long offset, ByteBuffer payload, long version, VersionedStore store) throws CorruptLogException {
+    private static void apply(Path segment, long offset, ByteBuffer payload, long version, RecoveryWrites store)
+            throws CorruptLogException {
         try {
             int count = payload.getInt();
             for (int i = 0; i < count; i++) {

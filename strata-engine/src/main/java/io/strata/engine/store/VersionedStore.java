@@ -158,6 +158,41 @@ public final class VersionedStore implements AutoCloseable {
         this.clearsToHandOver = new java.util.ArrayDeque<>();
     }
 
+    /**
+     * Where recovery replays the log: this store's own writes, or, over a disk store, the
+     * disk store directly ({@link DiskRecovery}). Before the engine starts only.
+     */
+    public RecoveryWrites recoveryWrites() {
+        if (disk != null) {
+            return new DiskRecovery(disk);
+        }
+        VersionedStore store = this;
+        return new RecoveryWrites() {
+            @Override
+            public void set(byte[] key, byte[] value, long version) {
+                store.set(key, value, version);
+            }
+
+            @Override
+            public void clear(byte[] key, long version) {
+                store.clear(key, version);
+            }
+
+            @Override
+            public void clearRange(byte[] begin, byte[] end, long version) {
+                store.clearRange(begin, end, version);
+            }
+
+            @Override
+            public void endOfRecord(long version) {
+            }
+
+            @Override
+            public void finish() {
+            }
+        };
+    }
+
     /** Whether the newest versions live in a disk store. */
     public boolean onDisk() {
         return disk != null;

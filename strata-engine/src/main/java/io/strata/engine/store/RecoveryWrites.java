@@ -1,0 +1,23 @@
+package io.strata.engine.store;
+
+import java.io.IOException;
+
+/**
+ * Where recovery replays the log's records: {@link VersionedStore#recoveryWrites()}. A
+ * record's writes, then {@link #endOfRecord} with its version; {@link #finish} after the last.
+ * Nothing reads the store while recovery runs, and it keeps no history: a restarted database
+ * reads from the last recovered version on.
+ */
+public interface RecoveryWrites {
+    void set(byte[] key, byte[] value, long version);
+
+    void clear(byte[] key, long version);
+
+    void clearRange(byte[] begin, byte[] end, long version);
+
+    /** The record of {@code version} is complete. */
+    void endOfRecord(long version) throws IOException;
+
+    /** Every record is replayed. */
+    void finish() throws IOException;
+}
