@@ -201,17 +201,8 @@ class DiskStorageTest {
 
     @Test
     void theEstimatedRangeSizeComesFromTheDiskStoresStatistics() throws Exception {
-        java.util.Random random = new java.util.Random(7);
         try (Database db = open()) {
-            for (int i = 0; i < 2_000; i++) {
-                byte[] value = new byte[1_000];
-                random.nextBytes(value);
-                String key = String.format("k%06d", i);
-                db.run(tr -> {
-                    tr.set(b(key), value);
-                    return null;
-                });
-            }
+            writeRandomValues(db, 2_000, 7);
             long exact = 2_000L * (7 + 1_000);
             pushToDisk(db);
             assertThat(store(db).keyCount()).isLessThan(5);
@@ -227,17 +218,8 @@ class DiskStorageTest {
 
     @Test
     void clearingARangeGivesItsDiskSpaceBack() throws Exception {
-        java.util.Random random = new java.util.Random(11);
         try (Database db = open()) {
-            for (int i = 0; i < 4_000; i++) {
-                byte[] value = new byte[1_000];
-                random.nextBytes(value);
-                String key = String.format("k%06d", i);
-                db.run(tr -> {
-                    tr.set(b(key), value);
-                    return null;
-                });
-            }
+            writeRandomValues(db, 4_000, 11);
             pushToDisk(db);
             store(db).makeDiskDurable();
             long full = tableBytes();
@@ -255,6 +237,20 @@ class DiskStorageTest {
             assertThat(tableBytes()).as("table files after the clear, against %d before", full).isLessThan(full / 10);
             List<KeyValue> left = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
             assertThat(left).isEmpty();
+        }
+    }
+
+    /** Keys {@code k000000}… with 1,000 random (incompressible) bytes each, one commit per key. */
+    private static void writeRandomValues(Database db, int count, long seed) {
+        java.util.Random random = new java.util.Random(seed);
+        for (int i = 0; i < count; i++) {
+            byte[] value = new byte[1_000];
+            random.nextBytes(value);
+            String key = String.format("k%06d", i);
+            db.run(tr -> {
+                tr.set(b(key), value);
+                return null;
+            });
         }
     }
 
