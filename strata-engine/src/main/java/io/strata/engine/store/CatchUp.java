@@ -28,8 +28,12 @@ import java.util.concurrent.locks.LockSupport;
  * here after it. The written batches return through a concurrent queue.
  */
 final class CatchUp implements AutoCloseable {
-    /** Entries per disk write at most, so a catch-up that fell behind does not build one huge batch. */
-    private static final int MAX_ENTRIES_PER_WRITE = 200_000;
+    /**
+     * Bytes of keys and values per disk write, about: a catch-up that fell behind writes many
+     * batches of this size, not one huge one. A batch larger than RocksDB's memtable (64 MiB)
+     * becomes one oversized level-0 file, and those made scans after a bulk load slow.
+     */
+    static final long MAX_BYTES_PER_WRITE = 8L << 20;
     private static final System.Logger LOG = System.getLogger(CatchUp.class.getName());
 
     /** Writes that left the window together: the entries the sequencer took in one pruning. */
@@ -37,6 +41,10 @@ final class CatchUp implements AutoCloseable {
         VersionChain[] chains;
         VersionNode[] nodes;
         int count;
+        /** Bytes of the keys and values added, about. */
+        long bytes;
+        /** The version of the last node added. */
+        long lastVersion = Long.MIN_VALUE;
         final List<RangeClears.Clear> clears = new ArrayList<>(0);
         /** The version the disk is at once this batch is written: every write up to it is in this batch or an earlier one. */
         long version;
@@ -53,6 +61,9 @@ final class CatchUp implements AutoCloseable {
             }
             chains[count] = chain;
             nodes[count++] = node;
+            byte[] value = node.value;
+            bytes += chain.key.length + (value == null ? 0 : value.length);
+            lastVersion = node.version;
         }
 
         boolean isEmpty() {
@@ -116,10 +127,10 @@ final class CatchUp implements AutoCloseable {
                         return;
                     }
                 }
-                int entries = 0;
-                while (!pending.isEmpty() && (take.isEmpty() || entries < MAX_ENTRIES_PER_WRITE)) {
+                long bytes = 0;
+                while (!pending.isEmpty() && (take.isEmpty() || bytes < MAX_BYTES_PER_WRITE)) {
                     Batch b = pending.poll();
-                    entries += b.count + b.clears.size();
+                    bytes += b.bytes;
                     take.add(b);
                 }
                 busy = !take.isEmpty();

@@ -2,8 +2,9 @@ package io.strata.engine.store;
 
 /**
  * The store's writes in version order, oldest first, for pruning: each is a chain and the
- * node the write created. A key's first write is not here: nothing is older than it, so
- * pruning has nothing to cut behind it, and most writes are first writes. Two parallel ring
+ * node the write created. In memory, a key's first write is not here: nothing is older than
+ * it, so pruning has nothing to cut behind it, and most writes are first writes; over a disk
+ * store every write is, since every write must reach the disk. Two parallel ring
  * arrays rather than a queue of records, so a write costs no object of its own — the writes
  * of the last five seconds are millions of entries, and every one the garbage collector
  * would otherwise copy. Writer-owned.
@@ -33,6 +34,11 @@ final class PruneQueue {
     /** The version of the oldest entry's node; not empty. */
     long oldestVersion() {
         return oldestNode().version;
+    }
+
+    /** The version of the newest entry's node; not empty. */
+    long newestVersion() {
+        return nodes[(head + count - 1) & (chains.length - 1)].version;
     }
 
     VersionChain oldestChain() {

@@ -227,20 +227,14 @@ public final class VersionedStore implements AutoCloseable {
             return true;
         }
         long newest = Long.MIN_VALUE;
-        CatchUp.Batch batch = new CatchUp.Batch(64);
-        while (!dirty.isEmpty()) {
-            newest = Math.max(newest, dirty.oldestVersion());
-            batch.add(dirty.oldestChain(), dirty.oldestNode());
-            dirty.removeOldest();
+        if (!dirty.isEmpty()) {
+            newest = dirty.newestVersion();
         }
-        while (!clearsToHandOver.isEmpty()) {
-            RangeClears.Clear clear = clearsToHandOver.pollFirst();
-            newest = Math.max(newest, clear.version());
-            batch.clears.add(clear);
+        if (!clearsToHandOver.isEmpty()) {
+            newest = Math.max(newest, clearsToHandOver.peekLast().version());
         }
-        if (!batch.isEmpty()) {
-            batch.version = newest;
-            catchUp.submit(batch);
+        if (newest != Long.MIN_VALUE) {
+            handOver(Long.MAX_VALUE, newest);
         }
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         while (!catchUp.idle()) {
@@ -482,22 +476,41 @@ public final class VersionedStore implements AutoCloseable {
      */
     private void handToDisk(long floor) {
         dropWrittenToDisk();
+        handOver(floor, floor - 1);
+    }
+
+    /**
+     * Hands the writes and range clears below {@code limit} to the catch-up, in version order,
+     * in batches of about {@link CatchUp#MAX_BYTES_PER_WRITE} cut only between versions (a
+     * version's range clears go with its writes); the last batch puts the disk at
+     * {@code lastVersion}, each other one at the version of its last write.
+     */
+    private void handOver(long limit, long lastVersion) {
         CatchUp.Batch batch = null;
-        while (!dirty.isEmpty() && dirty.oldestVersion() < floor) {
+        while (!dirty.isEmpty() && dirty.oldestVersion() < limit) {
+            long v = dirty.oldestVersion();
+            if (batch != null && batch.bytes >= CatchUp.MAX_BYTES_PER_WRITE && batch.lastVersion < v) {
+                batch.version = batch.lastVersion;
+                catchUp.submit(batch);
+                batch = null;
+            }
             if (batch == null) {
                 batch = new CatchUp.Batch(64);
+            }
+            while (!clearsToHandOver.isEmpty() && clearsToHandOver.peekFirst().version() <= v) {
+                batch.clears.add(clearsToHandOver.pollFirst());
             }
             batch.add(dirty.oldestChain(), dirty.oldestNode());
             dirty.removeOldest();
         }
-        while (!clearsToHandOver.isEmpty() && clearsToHandOver.peekFirst().version() < floor) {
+        while (!clearsToHandOver.isEmpty() && clearsToHandOver.peekFirst().version() < limit) {
             if (batch == null) {
                 batch = new CatchUp.Batch(0);
             }
             batch.clears.add(clearsToHandOver.pollFirst());
         }
         if (batch != null) {
-            batch.version = floor - 1;
+            batch.version = lastVersion;
             catchUp.submit(batch);
         }
     }
