@@ -127,7 +127,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
             }
             where = "on the FoundationDB cluster of " + clusterFile;
         } else {
-            Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath();
+            Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath().normalize();
             Strata.Builder builder = storageOptions.builder();
             if (storageOptions.storage() == null && configStorage != null) {
                 builder.storage(configStorage);
