@@ -65,10 +65,6 @@ final class CatchUp implements AutoCloseable {
             bytes += chain.key.length + (value == null ? 0 : value.length);
             lastVersion = node.version;
         }
-
-        boolean isEmpty() {
-            return count == 0 && clears.isEmpty();
-        }
     }
 
     private final DiskStore disk;

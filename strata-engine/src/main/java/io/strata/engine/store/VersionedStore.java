@@ -582,7 +582,7 @@ public final class VersionedStore implements AutoCloseable {
         }
         Iterator<VersionChain> chains = reverse ? sorted.descending(begin, end) : sorted.ascending(begin, end);
         if (disk == null) {
-            return StoreRange.of(new VisibleIterator(chains, version));
+            return new VisibleIterator(chains, version);
         }
         return new DiskRange(epochs, disk, diskClears, begin, end, version, reverse, chains);
     }
@@ -649,8 +649,8 @@ public final class VersionedStore implements AutoCloseable {
         return index.size();
     }
 
-    /** Skips keys absent at the read version. */
-    private static final class VisibleIterator implements Iterator<Map.Entry<byte[], byte[]>> {
+    /** Skips keys absent at the read version; holds nothing, so closing it does nothing. */
+    private static final class VisibleIterator implements StoreRange {
         private final Iterator<VersionChain> chains;
         private final long version;
         private Map.Entry<byte[], byte[]> next;
@@ -680,6 +680,10 @@ public final class VersionedStore implements AutoCloseable {
             Map.Entry<byte[], byte[]> result = next;
             next = null;
             return result;
+        }
+
+        @Override
+        public void close() {
         }
     }
 }
