@@ -111,7 +111,8 @@ public final class SsdScenario {
             target.close();
             double closeSeconds = (System.nanoTime() - c0) / 1e9;
             log.add(new SsdResult("close", engine, 1, closeSeconds, 1, 0, closeSeconds, "s", null,
-                    String.format(Locale.ROOT, "on disk after close: %,d MiB", du(dir) >> 20)));
+                    String.format(Locale.ROOT, "on disk after close: %,d MiB; %s", du(dir) >> 20,
+                            LsmShape.of(engine.equals(SsdTarget.STRATA) ? dir.resolve("ssd") : dir))));
             System.gc();
             long t0 = System.nanoTime();
             try (SsdTarget reopened = SsdTarget.open(engine, dir, config.cacheBytes())) {

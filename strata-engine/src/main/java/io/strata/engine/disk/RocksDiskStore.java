@@ -106,7 +106,12 @@ public final class RocksDiskStore implements DiskStore {
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setAtomicFlush(true)
-                .setMaxBackgroundJobs(2)
+                // Two compactions at once, each split in two: with one, a long level-0 compaction
+                // into a growing base level kept the next level's compactions waiting, and a
+                // bulk load of 8 GiB ended with 14-17 level-0 files, which every scan must seek
+                // (2 with this; docs/benchmarks.md, section 13).
+                .setMaxBackgroundJobs(4)
+                .setMaxSubcompactions(2)
                 .setBytesPerSync(1 << 20);
         List<ColumnFamilyDescriptor> families = List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions),
