@@ -346,6 +346,12 @@ public final class RocksDiskStore implements DiskStore {
         }
 
         @Override
+        public void clear() {
+            batch.clear();
+            rangeDeletes.clear();
+        }
+
+        @Override
         public void close() {
             batch.close();
         }

@@ -61,7 +61,12 @@ public final class LogReplay {
      */
     public static Result replay(Path directory, VersionedStore store, long after) throws IOException {
         List<Path> segments = new ArrayList<>(segments(directory));
-        RecoveryWrites writes = store.recoveryWrites();
+        try (RecoveryWrites writes = store.recoveryWrites()) {
+            return replay(directory, segments, writes, after);
+        }
+    }
+
+    private static Result replay(Path directory, List<Path> segments, RecoveryWrites writes, long after) throws IOException {
         long lastVersion = 0;
         long records = 0;
         for (int i = 0; i < segments.size(); i++) {

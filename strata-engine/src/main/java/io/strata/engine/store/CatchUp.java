@@ -80,10 +80,13 @@ final class CatchUp implements AutoCloseable {
     private boolean busy;
     private final Thread thread;
     private volatile boolean closed;
+    /** The disk batch, reused from write to write (see {@link DiskStore.Batch#clear}); this thread only. */
+    private final DiskStore.Batch out;
 
     CatchUp(DiskStore disk, ReaderEpochs epochs, String name) {
         this.disk = disk;
         this.epochs = epochs;
+        this.out = disk.newBatch();
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -113,6 +116,14 @@ final class CatchUp implements AutoCloseable {
     }
 
     private void run() {
+        try {
+            catchUp();
+        } finally {
+            out.close();
+        }
+    }
+
+    private void catchUp() {
         while (!closed) {
             List<Batch> take = new ArrayList<>();
             synchronized (lock) {
@@ -155,7 +166,8 @@ final class CatchUp implements AutoCloseable {
     private boolean writeUntilDone(List<Batch> take) {
         long version = take.get(take.size() - 1).version;
         while (!closed) {
-            try (DiskStore.Batch out = disk.newBatch()) {
+            try {
+                out.clear();
                 for (Batch b : take) {
                     fill(out, b);
                 }

@@ -54,6 +54,13 @@ public interface DiskStore extends AutoCloseable {
         /** Operations added so far. */
         int size();
 
+        /**
+         * Empties the batch for reuse, keeping the memory it grew to: a fresh batch of megabytes
+         * touches fresh pages, and on a virtual machine each first touch is a trap (writing
+         * the log's records into new batches spent most of a recovery's CPU copying into them).
+         */
+        void clear();
+
         @Override
         void close();
     }

@@ -8,7 +8,7 @@ import java.io.IOException;
  * Nothing reads the store while recovery runs, and it keeps no history: a restarted database
  * reads from the last recovered version on.
  */
-public interface RecoveryWrites {
+public interface RecoveryWrites extends AutoCloseable {
     void set(byte[] key, byte[] value, long version);
 
     void clear(byte[] key, long version);
@@ -20,4 +20,9 @@ public interface RecoveryWrites {
 
     /** Every record is replayed. */
     void finish() throws IOException;
+
+    /** Releases what the replay held, after {@link #finish} or instead of it when the replay failed. */
+    @Override
+    default void close() {
+    }
 }
