@@ -115,6 +115,15 @@ class HyperLogLogCommandsTest extends SharedServerTestSupport {
         assertThatThrownBy(() -> jedis.pfmerge("d", "h")).hasMessage("INVALIDOBJ Corrupted HLL object detected");
         assertThat(jedis.exists("d")).isFalse();
 
+        // Opcodes that cover registers 0..9999 only: "c" raises register 8436, "b" and "a" lie
+        // past the opcodes. Redis keeps, and answers INVALIDOBJ, what was raised before the damage.
+        byte[] cut = HexFormat.of().parseHex("48594c4c010000000000000000000000670f");
+        jedis.set("cut".getBytes(), cut);
+        assertThatThrownBy(() -> jedis.pfadd("cut", "a")).hasMessage("INVALIDOBJ Corrupted HLL object detected");
+        assertThat(jedis.get("cut".getBytes())).isEqualTo(cut);
+        assertThatThrownBy(() -> jedis.pfadd("cut", "c", "b", "a")).hasMessage("INVALIDOBJ Corrupted HLL object detected");
+        assertThat(hex(jedis.get("cut".getBytes()))).isEqualTo("48594c4c01000000000000000000008060f380461a");
+
         String[][] damages = {{"0", "0123"}, {"4", "x"}, {"4", "\u0000"}};
         for (String[] damage : damages) {
             jedis.del("h");

@@ -27,8 +27,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * an ordinary string key ({@link HyperLogLog} reads and edits its bytes), read and written
  * whole through {@link StringValues}, so expiry, WATCH stamps, keyspace events, MULTI/EXEC,
  * scripts, GET/SET and DUMP/RESTORE treat it as any string. Each command runs in one
- * transaction and finds every error before it writes; where Redis would leave a corrupt value
- * partly updated before answering INVALIDOBJ, nothing is written here.
+ * transaction and finds every error before it writes, with one exception that is Redis's: a
+ * PFADD that meets corrupt sparse opcodes part way through its elements keeps the registers it
+ * raised before them and answers INVALIDOBJ (Redis edits the string in place and leaves those
+ * edits; it publishes no event for them, nor does this server).
  *
  * <p>Writes follow Redis: PFADD writes only when a register changed (or it created the key)
  * and notifies {@code pfadd}; PFMERGE always writes its destination and notifies {@code pfadd};
@@ -69,7 +71,14 @@ final class HyperLogLogCommands {
                     boolean updated = value == null;
                     long sparseMax = sparseMaxBytes(inv);
                     for (int i = 2; i < inv.argc(); i++) {
-                        updated |= hll.add(inv.arg(i), sparseMax);
+                        try {
+                            updated |= hll.add(inv.arg(i), sparseMax);
+                        } catch (RedisException corrupt) {
+                            if (updated) {
+                                store(inv, tr, key, m, hll);
+                            }
+                            return Reply.error(corrupt.getMessage());
+                        }
                     }
                     if (!updated) {
                         return Reply.ZERO;

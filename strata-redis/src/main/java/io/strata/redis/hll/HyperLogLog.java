@@ -21,8 +21,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Errors are Redis's: {@link #NOT_AN_HLL} for a string that is not one (wrong magic, unknown
  * encoding, dense of the wrong length, shorter than the header), {@link #CORRUPTED} when sparse
- * opcodes do not cover the registers exactly. An operation that fails has changed nothing a
- * caller should keep: the value is to be dropped.
+ * opcodes do not cover the registers exactly (a run past the last register counts as not
+ * covering them, as in Redis since the fix for CVE-2025-32023: {@code SparseRegisters}). An
+ * operation that fails leaves the value as it was before that operation (PFADD keeps the
+ * registers earlier elements raised, as Redis does).
  *
  * <p>Not thread-safe: one instance per command.
  */

@@ -9,101 +9,81 @@ import static io.strata.redis.hll.SparseOpcodes.zeroLength;
 
 /**
  * Read-only walks over a sparse value's opcodes ({@link SparseOpcodes}) in
- * {@code b[from .. end)}: histogram, merge, expansion to dense, PFDEBUG's decoding. A valid
- * run covers exactly {@link HyperLogLog#REGISTERS} registers; each walk reports a run that does
- * not, the same way Redis's walks do (register counts are ints, as Redis's are).
+ * {@code b[from .. end)}: histogram, merge, expansion to dense, PFDEBUG's decoding.
+ *
+ * <p>Opcodes are valid when their runs cover exactly {@link HyperLogLog#REGISTERS} registers.
+ * A run that would pass the last register makes them invalid at once, whatever follows: the
+ * bound Redis 7.0.15 as Debian ships it applies (the fix for CVE-2025-32023, where unbounded
+ * runs let a forged string overflow Redis's register count), and the one later Redis releases
+ * apply.
  */
 final class SparseRegisters {
     private SparseRegisters() {
     }
 
-    /** Adds each register's value to {@code histogram}; whether the opcodes cover exactly the registers. */
-    static boolean histogram(byte[] b, int from, int end, int[] histogram) {
+    /** What a walk does with each run of registers. */
+    @FunctionalInterface
+    private interface Runs {
+        /** Registers {@code first .. first + length - 1} hold {@code value} (0 for a ZERO or XZERO run). */
+        void run(int first, int length, int value);
+    }
+
+    /** Visits the runs in order; whether the opcodes are valid (the visits stop at an invalid run). */
+    private static boolean walk(byte[] b, int from, int end, Runs runs) {
         int index = 0;
         int p = from;
         while (p < end) {
             int op = b[p] & 0xff;
+            int length;
+            int value = 0;
             if (isZero(op)) {
-                int run = zeroLength(op);
-                index += run;
-                histogram[0] += run;
+                length = zeroLength(op);
                 p++;
             } else if (isXzero(op)) {
-                int run = xzeroLength(b, p);
-                index += run;
-                histogram[0] += run;
+                length = xzeroLength(b, p);
                 p += 2;
             } else {
-                int run = valLength(op);
-                index += run;
-                histogram[valValue(op)] += run;
+                length = valLength(op);
+                value = valValue(op);
                 p++;
             }
+            if (length + index > HyperLogLog.REGISTERS) {
+                return false;
+            }
+            runs.run(index, length, value);
+            index += length;
         }
         return index == HyperLogLog.REGISTERS;
     }
 
+    /** Adds each register's value to {@code histogram}; whether the opcodes are valid. */
+    static boolean histogram(byte[] b, int from, int end, int[] histogram) {
+        return walk(b, from, end, (first, length, value) -> histogram[value] += length);
+    }
+
     /**
-     * Raises {@code max[i]} to register {@code i} where it is higher; false when the opcodes do
-     * not cover exactly the registers ({@code max} may then be partly raised). A VAL run that
-     * would pass the last register stops the walk, as in Redis.
+     * Raises {@code max[i]} to register {@code i} where it is higher; whether the opcodes are
+     * valid ({@code max} may be partly raised when not).
      */
     static boolean mergeInto(byte[] b, int from, int end, byte[] max) {
-        int index = 0;
-        int p = from;
-        while (p < end) {
-            int op = b[p] & 0xff;
-            if (isZero(op)) {
-                index += zeroLength(op);
-                p++;
-            } else if (isXzero(op)) {
-                index += xzeroLength(b, p);
-                p += 2;
-            } else {
-                int run = valLength(op);
-                int value = valValue(op);
-                if (run + index > HyperLogLog.REGISTERS) {
-                    break;
+        return walk(b, from, end, (first, length, value) -> {
+            for (int i = first; i < first + length; i++) {
+                if (value > max[i]) {
+                    max[i] = (byte) value;
                 }
-                for (; run > 0; run--, index++) {
-                    if (value > max[index]) {
-                        max[index] = (byte) value;
-                    }
-                }
-                p++;
             }
-        }
-        return index == HyperLogLog.REGISTERS;
+        });
     }
 
-    /**
-     * Sets the dense registers at {@code dense[base ..]} (all zero) from the opcodes; false when
-     * the opcodes do not cover exactly the registers.
-     */
+    /** Sets the dense registers at {@code dense[base ..]} (all zero) from the opcodes; whether they are valid. */
     static boolean expand(byte[] b, int from, int end, byte[] dense, int base) {
-        int index = 0;
-        int p = from;
-        while (p < end) {
-            int op = b[p] & 0xff;
-            if (isZero(op)) {
-                index += zeroLength(op);
-                p++;
-            } else if (isXzero(op)) {
-                index += xzeroLength(b, p);
-                p += 2;
-            } else {
-                int run = valLength(op);
-                int value = valValue(op);
-                if (run + index > HyperLogLog.REGISTERS) {
-                    break;
+        return walk(b, from, end, (first, length, value) -> {
+            if (value != 0) {
+                for (int i = first; i < first + length; i++) {
+                    DenseRegisters.set(dense, base, i, value);
                 }
-                for (; run > 0; run--, index++) {
-                    DenseRegisters.set(dense, base, index, value);
-                }
-                p++;
             }
-        }
-        return index == HyperLogLog.REGISTERS;
+        });
     }
 
     /**

@@ -189,6 +189,22 @@ class HyperLogLogTest {
         b[15] = 0;
         assertThat(HyperLogLog.of(b).cardinality()).isEqualTo(new HyperLogLog.Cardinality(0, false));
 
+        // A run past the last register is corrupt even where the runs before it cover the
+        // registers exactly (Redis 7.0.15 as Debian ships it, with the fix for CVE-2025-32023).
+        byte[] overrun = concat(HyperLogLog.create().toBytes(), new byte[] {(byte) 0xff});
+        assertThatThrownBy(() -> HyperLogLog.of(overrun).estimate()).hasMessage(HyperLogLog.CORRUPTED);
+        assertThatThrownBy(() -> HyperLogLog.of(overrun).toDense()).hasMessage(HyperLogLog.CORRUPTED);
+        assertThatThrownBy(() -> HyperLogLog.of(overrun).mergeInto(new byte[HyperLogLog.REGISTERS]))
+                .hasMessage(HyperLogLog.CORRUPTED);
+        byte[] manyXzeros = new byte[HyperLogLog.HEADER_SIZE + 2 * 140_000 + 1];
+        System.arraycopy(overrun, 0, manyXzeros, 0, HyperLogLog.HEADER_SIZE);
+        for (int at = HyperLogLog.HEADER_SIZE; at + 1 < manyXzeros.length; at += 2) {
+            manyXzeros[at] = 0x7f;
+            manyXzeros[at + 1] = (byte) 0xff;
+        }
+        manyXzeros[manyXzeros.length - 1] = (byte) 0xff;
+        assertThatThrownBy(() -> HyperLogLog.of(manyXzeros).estimate()).hasMessage(HyperLogLog.CORRUPTED);
+
         // Opcodes that stop short: an add whose register lies past them fails.
         byte[] shortRun = HyperLogLog.create().toBytes();
         shortRun[16] = 0x40; // XZERO of 256 registers (0x40 0xff)
