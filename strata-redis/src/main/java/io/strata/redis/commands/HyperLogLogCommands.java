@@ -74,6 +74,8 @@ final class HyperLogLogCommands {
                         try {
                             updated |= hll.add(inv.arg(i), sparseMax);
                         } catch (RedisException corrupt) {
+                            // Redis edits the string in place and keeps what earlier elements
+                            // raised; the failed element itself changed nothing.
                             if (updated) {
                                 store(inv, tr, key, m, hll);
                             }
