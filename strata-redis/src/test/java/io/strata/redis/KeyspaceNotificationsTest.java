@@ -348,4 +348,18 @@ class KeyspaceNotificationsTest extends SharedServerTestSupport {
         }
         expectEvents(c, "set w");
     }
+
+    /** PFADD notifies only when it changes the value; PFMERGE notifies {@code pfadd}; PFCOUNT and PFDEBUG nothing. */
+    @Test
+    void hyperLogLogCommandsPublishAsRedis() throws Exception {
+        RespClient c = subscribe("Emn$");
+        jedis.pfadd("h", "a");
+        jedis.pfadd("h", "a");
+        jedis.pfcount("h");
+        jedis.pfmerge("d", "h", "nosuch");
+        jedis.pfcount("h", "nosuch2");
+        jedis.sendCommand(() -> "PFDEBUG".getBytes(), "TODENSE", "h");
+        jedis.pfadd("h");
+        expectEvents(c, "new h", "pfadd h", "keymiss d", "keymiss nosuch", "new d", "pfadd d", "keymiss nosuch2");
+    }
 }

@@ -26,6 +26,7 @@ public final class CommandGroups {
         SortCommand.register(table);
         BitCommands.register(table);
         BitfieldCommand.register(table);
+        HyperLogLogCommands.register(table);
         LcsCommand.register(table);
         ServerCommands.register(table);
         ZSetCommands.register(table);

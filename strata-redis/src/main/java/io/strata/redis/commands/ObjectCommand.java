@@ -21,7 +21,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li>ENCODING of a string follows Redis's rule for a value as SET stores it: {@code int}
  *       for a canonical 64-bit integer, {@code embstr} up to 44 bytes, else {@code raw}.
  *       (Redis also reports {@code raw} for a short string changed in place by APPEND,
- *       SETRANGE or the bit commands; this server does not remember how a value was made.)
+ *       SETRANGE, the bit commands or the HyperLogLog commands; this server does not remember
+ *       how a value was made.)
  *       Collections answer what their type reports ({@link CollectionTypes}).</li>
  *   <li>REFCOUNT is 2147483647 for the integers 0..9999 Redis shares, else 1.</li>
  *   <li>IDLETIME is 0: access times are not tracked (tracking them would turn every read
