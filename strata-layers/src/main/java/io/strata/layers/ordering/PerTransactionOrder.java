@@ -51,14 +51,16 @@ public final class PerTransactionOrder {
             tails.put(transaction, result);
         }
         CompletableFuture<T> issued = result;
-        result.whenComplete((value, error) -> {
+        // The caller gets the stage after the removal, so that whatever it runs on completion
+        // (its commit, a count of transactions in flight) already sees the entry gone:
+        // dependents of one future run in no promised order.
+        return result.whenComplete((value, error) -> {
             synchronized (tails) {
                 if (tails.get(transaction) == issued) { // else a later operation is queued behind it
                     tails.remove(transaction);
                 }
             }
         });
-        return result;
     }
 
     /** How many transactions have an operation in flight. */
