@@ -409,7 +409,7 @@ class DiskStorageTest {
                 model.put(key, value);
             }
             pushToDisk(db);
-            for (int round = 0; round < 60; round++) { // about 60 MiB of log, nothing written to disk
+            for (int round = 0; round < 40; round++) { // about 40 MiB of log (three disk batches), nothing written to disk
                 TreeMap<String, byte[]> writes = new TreeMap<>();
                 for (int n = 0; n < 1_000; n++) {
                     byte[] value = new byte[1_000];
