@@ -625,8 +625,19 @@ public final class VersionedStore implements AutoCloseable {
      * {@code chunkSize} of 0 makes every present key after {@code begin} a split point, as
      * {@code StorageServerMetrics::getSplitPoints} makes every sampled key after the range's
      * begin one; {@code begin} itself is never repeated.
+     *
+     * <p>Over a disk store, a range estimated above {@link #splitWalkLimit} bytes is not walked:
+     * its points come from the disk store's statistics ({@link DiskSplitPoints}), each a key
+     * present at {@code version}, the chunks about {@code chunkSize} — unless that would be more
+     * than {@link #MAX_ESTIMATED_SPLIT_POINTS} points, which cost more to search than to walk.
      */
     public java.util.List<byte[]> splitPoints(byte[] begin, byte[] end, long chunkSize, long version) {
+        if (disk != null && chunkSize > 0 && ByteKeys.compare(begin, end) < 0) {
+            long total = estimatedSize(begin, end, version);
+            if (total > splitWalkLimit && total / chunkSize <= MAX_ESTIMATED_SPLIT_POINTS) {
+                return DiskSplitPoints.find(this, disk, sorted.ascending(begin, end), begin, end, chunkSize, version);
+            }
+        }
         java.util.List<byte[]> points = new java.util.ArrayList<>();
         points.add(begin);
         long accumulated = 0;
@@ -642,6 +653,15 @@ public final class VersionedStore implements AutoCloseable {
         }
         points.add(end);
         return points;
+    }
+
+    /** Ranges up to this many bytes are walked for split points even over a disk store (exact, and cheap enough). */
+    private long splitWalkLimit = 64L << 20;
+    private static final long MAX_ESTIMATED_SPLIT_POINTS = 10_000;
+
+    /** Tests: walk only ranges up to {@code bytes} for split points over a disk store. */
+    void splitWalkLimit(long bytes) {
+        splitWalkLimit = bytes;
     }
 
     /** Number of keys held, including tombstones inside the window. */
