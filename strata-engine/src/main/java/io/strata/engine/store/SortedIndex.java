@@ -68,7 +68,32 @@ final class SortedIndex {
 
     private static final class Inner extends Node {
         final byte[][] keys = new byte[INNER_CAPACITY - 1][];
+        /**
+         * Each separator's first eight bytes ({@link #prefix}), for the writer's descent: most
+         * steps of a binary search are decided by them without loading the separator's array,
+         * a cache miss each when keys arrive in random order. Written with the keys; read by
+         * the writer only.
+         */
+        final long[] prefixes = new long[INNER_CAPACITY - 1];
         final Node[] children = new Node[INNER_CAPACITY];
+    }
+
+    private static final VarHandle LONG_BIG_ENDIAN =
+            MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+    /**
+     * The first eight bytes of {@code key} as an unsigned number, zero-padded: two keys whose
+     * prefixes differ compare as their prefixes do; equal prefixes need the whole keys.
+     */
+    static long prefix(byte[] key) {
+        if (key.length >= Long.BYTES) {
+            return (long) LONG_BIG_ENDIAN.get(key, 0);
+        }
+        long p = 0;
+        for (int i = 0; i < Long.BYTES; i++) {
+            p = p << 8 | (i < key.length ? key[i] & 0xFF : 0);
+        }
+        return p;
     }
 
     private volatile Node root = new Leaf();
@@ -153,10 +178,11 @@ final class SortedIndex {
         depth = 0;
         descentLow = null;
         descentHigh = null;
+        long keyPrefix = prefix(key);
         Node n = root;
         while (n instanceof Inner) {
             Inner in = (Inner) n;
-            int slot = upperBound(in.keys, in.size - 1, key);
+            int slot = upperBound(in, in.size - 1, key, keyPrefix);
             if (slot > 0) {
                 descentLow = in.keys[slot - 1];
             }
@@ -229,6 +255,7 @@ final class SortedIndex {
             grown.children[0] = oldRoot;
             grown.children[1] = newChild;
             grown.keys[0] = separator;
+            grown.prefixes[0] = prefix(separator);
             grown.size = 2;
             root = grown; // before the old root turns even: see the class comment
         }
@@ -244,8 +271,10 @@ final class SortedIndex {
         int n = parent.size;
         System.arraycopy(parent.children, slot + 1, parent.children, slot + 2, n - slot - 1);
         System.arraycopy(parent.keys, slot, parent.keys, slot + 1, n - 1 - slot);
+        System.arraycopy(parent.prefixes, slot, parent.prefixes, slot + 1, n - 1 - slot);
         parent.children[slot + 1] = child;
         parent.keys[slot] = separator;
+        parent.prefixes[slot] = prefix(separator);
         parent.size = n + 1;
     }
 
@@ -268,9 +297,15 @@ final class SortedIndex {
         int left = (n + 1) / 2;
         System.arraycopy(children, left, sibling.children, 0, n + 1 - left);
         System.arraycopy(keys, left, sibling.keys, 0, n - left);
+        for (int i = 0; i < n - left; i++) {
+            sibling.prefixes[i] = prefix(sibling.keys[i]);
+        }
         sibling.size = n + 1 - left;
         System.arraycopy(children, 0, parent.children, 0, left);
         System.arraycopy(keys, 0, parent.keys, 0, left - 1);
+        for (int i = 0; i < left - 1; i++) {
+            parent.prefixes[i] = prefix(parent.keys[i]);
+        }
         Arrays.fill(parent.children, left, n, null);
         Arrays.fill(parent.keys, left - 1, n - 1, null);
         parent.size = left;
@@ -303,6 +338,7 @@ final class SortedIndex {
             // The child's range joins its left neighbour's (or, for the first, the next one's).
             int gone = slot > 0 ? slot - 1 : 0;
             System.arraycopy(parent.keys, gone + 1, parent.keys, gone, n - 2 - gone);
+            System.arraycopy(parent.prefixes, gone + 1, parent.prefixes, gone, n - 2 - gone);
             parent.keys[n - 2] = null;
             parent.size = n - 1;
         }
@@ -534,6 +570,29 @@ final class SortedIndex {
                 return -1;
             }
             if (Arrays.compareUnsigned(k, key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The writer's {@link #upperBound} in an inner node: number of separators in
+     * {@code keys[0..n)} that are {@code <= key}, deciding by {@link Inner#prefixes} where
+     * they differ from {@code keyPrefix}. Writer only (it sees its own writes whole).
+     */
+    private static int upperBound(Inner in, int n, byte[] key, long keyPrefix) {
+        int lo = 0;
+        int hi = Math.max(n, 0);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(in.prefixes[mid], keyPrefix);
+            if (c == 0) {
+                c = Arrays.compareUnsigned(in.keys[mid], key);
+            }
+            if (c <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
