@@ -67,6 +67,22 @@ public final class SsdData {
         return ByteBuffer.allocate(KEY_BYTES).putLong(((long) PREFIX << 56) | (mix(i) >>> 8)).putLong(i).array();
     }
 
+    /**
+     * The share of the keys that sort below {@code key}, from its place in the key space (keys
+     * are spread uniformly over the 56 bits after their first byte): 0 for a key below every
+     * key, 1 for one at or past {@link #END}.
+     */
+    public static double share(byte[] key) {
+        if (key.length == 0 || (key[0] & 0xFF) < PREFIX) {
+            return 0;
+        }
+        if ((key[0] & 0xFF) > PREFIX) {
+            return 1;
+        }
+        long bits = ByteBuffer.wrap(Arrays.copyOf(key, Long.BYTES)).getLong() & 0x00FF_FFFF_FFFF_FFFFL;
+        return bits / (double) (1L << 56);
+    }
+
     /** The value of index {@code i}; a new array (Strata keeps the arrays it is given). */
     public byte[] value(long i) {
         int offset = (int) Long.remainderUnsigned(mix(~i), POOL_BYTES);

@@ -135,10 +135,46 @@ public final class SsdScenario {
                         throw new IllegalStateException("empty scan");
                     }
                 }, SCAN_KEYS));
+                SsdResult splits = splits(engine, reopened);
+                if (splits != null) {
+                    log.add(splits);
+                }
             }
         } finally {
             deleteTree(dir);
         }
+    }
+
+    /** Chunks of the split-point row: what a job splitting the data among workers might ask for. */
+    static final long SPLIT_CHUNK_BYTES = 64L << 20;
+
+    /**
+     * Times one {@code getRangeSplitPoints} over the whole data at {@link #SPLIT_CHUNK_BYTES},
+     * and reports how far the chunks' key counts stray from the size asked (the data is
+     * uniform, so keys stand for bytes); null for an engine without the call.
+     */
+    private SsdResult splits(String engine, SsdTarget target) {
+        long t0 = System.nanoTime();
+        List<byte[]> points = target.splitPoints(SPLIT_CHUNK_BYTES);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        if (points == null) {
+            return null;
+        }
+        long keysPerChunk = SPLIT_CHUNK_BYTES / (SsdData.KEY_BYTES + data.valueBytes());
+        double expected = (double) data.count() / keysPerChunk;
+        // Keys spread uniformly after their first byte, so a point's place in that space is the
+        // share of the data below it: chunk sizes without reading the data.
+        double total = data.bytesOf(data.count());
+        double smallest = Double.MAX_VALUE;
+        double largest = 0;
+        for (int i = 0; i + 2 < points.size(); i++) { // the last chunk is what is left
+            double chunk = (SsdData.share(points.get(i + 1)) - SsdData.share(points.get(i))) * total;
+            smallest = Math.min(smallest, chunk);
+            largest = Math.max(largest, chunk);
+        }
+        return new SsdResult("splits", engine, 1, seconds, 1, 0, seconds, "s", null,
+                String.format(Locale.ROOT, "%d split points at %d MiB chunks (%.0f would fit); chunks %.1f-%.1f MiB but the last",
+                        points.size(), SPLIT_CHUNK_BYTES >> 20, expected, smallest / (1 << 20), largest / (1 << 20)));
     }
 
     private SsdResult verify(String engine, SsdTarget.Reader reader) {

@@ -26,6 +26,15 @@ public interface SsdTarget extends AutoCloseable {
     /** A reader for one thread. */
     Reader reader();
 
+    /**
+     * The split points of every key below {@link SsdData#END} at chunks of about
+     * {@code chunkBytes} (fdb-java's {@code getRangeSplitPoints}, begin and end included), or
+     * null when the engine has no such call.
+     */
+    default java.util.List<byte[]> splitPoints(long chunkBytes) {
+        return null;
+    }
+
     @Override
     void close();
 

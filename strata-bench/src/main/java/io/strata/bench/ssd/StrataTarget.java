@@ -95,6 +95,13 @@ final class StrataTarget implements SsdTarget {
     }
 
     @Override
+    public java.util.List<byte[]> splitPoints(long chunkBytes) {
+        try (Transaction tr = db.createTransaction()) {
+            return tr.getRangeSplitPoints(new byte[0], SsdData.END, chunkBytes).join().getKeys();
+        }
+    }
+
+    @Override
     public void close() {
         db.close();
     }
