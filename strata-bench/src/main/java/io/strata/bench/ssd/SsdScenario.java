@@ -172,9 +172,12 @@ public final class SsdScenario {
             smallest = Math.min(smallest, chunk);
             largest = Math.max(largest, chunk);
         }
+        String sizes = points.size() > 2
+                ? String.format(Locale.ROOT, "; chunks %.1f-%.1f MiB but the last", smallest / (1 << 20), largest / (1 << 20))
+                : "; one chunk: the data is smaller than the size asked";
         return new SsdResult("splits", engine, 1, seconds, 1, 0, seconds, "s", null,
-                String.format(Locale.ROOT, "%d split points at %d MiB chunks (%.0f would fit); chunks %.1f-%.1f MiB but the last",
-                        points.size(), SPLIT_CHUNK_BYTES >> 20, expected, smallest / (1 << 20), largest / (1 << 20)));
+                String.format(Locale.ROOT, "%d split points at %d MiB chunks (%.0f would fit)%s",
+                        points.size(), SPLIT_CHUNK_BYTES >> 20, expected, sizes));
     }
 
     private SsdResult verify(String engine, SsdTarget.Reader reader) {

@@ -45,12 +45,14 @@ class BenchSsdCommandTest {
                 "--batch-keys", "16", "--clients", "2", "--seconds", "0.3", "--warmup", "0.1", "--verify-keys", "200",
                 "--window-keys", "500", "--dir", data.toString(), "--out", dir.toString());
         assertThat(run.code()).as(run.out() + run.err()).isZero();
-        for (String phase : List.of("load", "close", "reopen", "verify", "get", "scan100", "recovery", "window-read", "window-write",
-                "window-mixed")) {
+        for (String phase : List.of("load", "close", "reopen", "verify", "get", "scan100", "splits", "recovery", "window-read",
+                "window-write", "window-mixed")) {
             assertThat(run.out()).contains(phase + " ");
         }
-        assertThat(run.out()).contains("issue 19 targets:").contains("every sampled acknowledged key present");
-        assertThat(Files.readAllLines(dir.resolve(SsdScenario.CSV_FILE))).hasSize(1 + 2 * 7 + 6);
+        assertThat(run.out()).contains("issue 19 targets:").contains("every sampled acknowledged key present")
+                .contains("2 split points at 64 MiB chunks (0 would fit); one chunk: the data is smaller than the size asked");
+        // Per engine: load, close, reopen, verify, get, scan100, recovery; Strata's split points; six window cells.
+        assertThat(Files.readAllLines(dir.resolve(SsdScenario.CSV_FILE))).hasSize(1 + 2 * 7 + 1 + 6);
         try (var files = Files.list(data)) {
             assertThat(files).isEmpty();
         }
