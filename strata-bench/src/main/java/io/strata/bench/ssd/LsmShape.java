@@ -38,25 +38,31 @@ final class LsmShape {
                 }
                 List<ColumnFamilyHandle> handles = new ArrayList<>();
                 try (RocksDB db = RocksDB.openReadOnly(dbOptions, rocksDirectory.toString(), families, handles)) {
-                    ColumnFamilyHandle data = handles.get(0); // the default family is listed first
-                    StringJoiner files = new StringJoiner("/");
-                    int deepest = 0;
-                    long[] counts = new long[7];
-                    for (int level = 0; level < counts.length; level++) {
-                        counts[level] = Long.parseLong(db.getProperty(data, "rocksdb.num-files-at-level" + level));
-                        if (counts[level] > 0) {
-                            deepest = level;
-                        }
+                    try {
+                        return describe(db, handles.get(0)); // the default family is listed first
+                    } finally {
+                        handles.forEach(ColumnFamilyHandle::close);
                     }
-                    for (int level = 0; level <= deepest; level++) {
-                        files.add(Long.toString(counts[level]));
-                    }
-                    handles.forEach(ColumnFamilyHandle::close);
-                    return String.format(Locale.ROOT, "files per level 0..%d: %s", deepest, files);
                 }
             }
         } catch (RocksDBException | RuntimeException e) {
             return "LSM shape unreadable: " + e.getMessage();
         }
+    }
+
+    private static String describe(RocksDB db, ColumnFamilyHandle data) throws RocksDBException {
+        StringJoiner files = new StringJoiner("/");
+        int deepest = 0;
+        long[] counts = new long[7];
+        for (int level = 0; level < counts.length; level++) {
+            counts[level] = Long.parseLong(db.getProperty(data, "rocksdb.num-files-at-level" + level));
+            if (counts[level] > 0) {
+                deepest = level;
+            }
+        }
+        for (int level = 0; level <= deepest; level++) {
+            files.add(Long.toString(counts[level]));
+        }
+        return String.format(Locale.ROOT, "files per level 0..%d: %s", deepest, files);
     }
 }

@@ -71,12 +71,10 @@ final class DiskSplitPoints {
     private List<byte[]> find(long chunkSize) {
         List<byte[]> points = new ArrayList<>();
         points.add(begin);
+        long total = bytesBefore(end);
         byte[] previous = begin;
-        for (long target = chunkSize; ; target += chunkSize) {
+        for (long target = chunkSize; target <= total; target += chunkSize) {
             byte[] at = placeReaching(previous, target);
-            if (at == null) {
-                break;
-            }
             byte[] point = firstKeyFrom(at);
             if (point == null || ByteKeys.compare(point, previous) <= 0) {
                 break; // nothing present after the place: the last chunk runs to the end
@@ -92,11 +90,8 @@ final class DiskSplitPoints {
         return points;
     }
 
-    /** The place in {@code (from, end)} where the estimate from {@code begin} reaches {@code target}; null if it never does. */
+    /** The place in {@code (from, end]} where the estimate from {@code begin} reaches {@code target}, which the whole range does. */
     private byte[] placeReaching(byte[] from, long target) {
-        if (bytesBefore(end) < target) {
-            return null;
-        }
         byte[] lo = from;
         byte[] hi = end;
         for (int i = 0; i < BISECTIONS; i++) {

@@ -88,17 +88,17 @@ class DiskRecoveryTest {
 
         @Override
         public byte[] get(byte[] key) {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("recovery only writes to the disk store");
         }
 
         @Override
         public Cursor cursor(byte[] lo, byte[] hi, boolean reverse) {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("recovery only writes to the disk store");
         }
 
         @Override
         public boolean anyKeyIn(byte[] lo, byte[] hi) {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("recovery only writes to the disk store");
         }
 
         @Override
