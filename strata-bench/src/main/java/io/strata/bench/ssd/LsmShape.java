@@ -16,8 +16,9 @@ import java.util.Locale;
 import java.util.StringJoiner;
 
 /**
- * The shape of a closed RocksDB directory's data: files per level of its default column
- * family, read by opening it read-only. Both engines' figures depend on it (a scan merges one
+ * The shape of a RocksDB directory's data: files per level of its default column family,
+ * read by opening it read-only — which RocksDB allows beside the process that has it open
+ * (a read-only instance takes no lock; it sees the last state that process recorded). Both engines' figures depend on it (a scan merges one
  * iterator per level-0 file and one per deeper level), so the benchmark prints it.
  */
 final class LsmShape {

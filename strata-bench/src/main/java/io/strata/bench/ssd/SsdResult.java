@@ -21,6 +21,11 @@ import org.HdrHistogram.Histogram;
 public record SsdResult(String phase, String engine, int clients, double seconds, long ops, long errors, double rate,
                         String unit, Histogram latency, String note) {
 
+    /** This line with {@code note} instead of its own. */
+    public SsdResult withNote(String note) {
+        return new SsdResult(phase, engine, clients, seconds, ops, errors, rate, unit, latency, note);
+    }
+
     /** Latency at {@code percentile} in µs, or NaN without latencies. */
     public double micros(double percentile) {
         return latency == null || latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1_000.0;

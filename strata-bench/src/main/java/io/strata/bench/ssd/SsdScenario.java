@@ -119,8 +119,9 @@ public final class SsdScenario {
                 SsdTarget.Reader reader = reopened.reader();
                 byte[] first = reader.get(data.key(data.count() - 1));
                 double reopenSeconds = (System.nanoTime() - t0) / 1e9;
+                Path rocks = engine.equals(SsdTarget.STRATA) ? dir.resolve("ssd") : dir;
                 log.add(new SsdResult("reopen", engine, 1, reopenSeconds, 1, data.isValueOf(data.count() - 1, first) ? 0 : 1,
-                        reopenSeconds, "s", null, "open to first read"));
+                        reopenSeconds, "s", null, "open to first read; then " + LsmShape.of(rocks)));
                 log.add(verify(engine, reader));
                 reader.close();
                 log.add(reads(engine, reopened, "get", (r, random) -> {
@@ -129,12 +130,17 @@ public final class SsdScenario {
                         throw new IllegalStateException("key " + i + " missing");
                     }
                 }, 1));
-                log.add(reads(engine, reopened, "scan100", (r, random) -> {
+                String beforeScans = LsmShape.of(rocks);
+                SsdResult scans = reads(engine, reopened, "scan100", (r, random) -> {
                     int n = r.scan(data.key(random.nextLong(data.count())), SCAN_KEYS);
                     if (n == 0) {
                         throw new IllegalStateException("empty scan");
                     }
-                }, SCAN_KEYS));
+                }, SCAN_KEYS);
+                // The scans' cost depends on the level-0 files each must seek, which compactions
+                // after the reopen may still be merging: the shape before and after tells.
+                log.add(scans.withNote(scans.note() + "; LSM before " + beforeScans.replace("files per level ", "")
+                        + ", after " + LsmShape.of(rocks).replace("files per level ", "")));
                 SsdResult splits = splits(engine, reopened);
                 if (splits != null) {
                     log.add(splits);
