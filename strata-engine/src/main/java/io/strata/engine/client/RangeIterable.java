@@ -229,9 +229,17 @@ final class RangeIterable<T> implements AsyncIterable<T> {
         return out;
     }
 
-    /** Drains {@code it} into {@code out} without blocking a thread. */
-    private static <T> void collect(AsyncIterator<T> it, List<T> out, CompletableFuture<List<T>> result) {
+    /**
+     * Drains {@code it} into {@code out} without blocking a thread. A batch that is the range's
+     * last is taken whole ({@link ChunkIterator#takeLastBatch}): the same rows, copies and
+     * events as taking them one by one, without a lock and a future per row (a tenth of a
+     * 100-row scan's CPU over the disk engine went to them).
+     */
+    private void collect(ChunkIterator it, List<T> out, CompletableFuture<List<T>> result) {
         while (true) {
+            if (it.takeLastBatch(out)) {
+                continue; // onHasNext now answers false
+            }
             CompletableFuture<Boolean> has = it.onHasNext();
             if (!has.isDone() || has.isCompletedExceptionally()) {
                 has.whenComplete((more, error) -> {
@@ -355,6 +363,27 @@ final class RangeIterable<T> implements AsyncIterable<T> {
                 }
             }
             promise.complete(true);
+        }
+
+        /**
+         * When the batch being consumed is untouched and is the range's last (nothing follows
+         * it, and no further batch will be read), adds all its rows to {@code out} as
+         * {@link #next} would hand them out one by one, and returns true; else false.
+         */
+        synchronized boolean takeLastBatch(List<T> out) {
+            if (cancelled || current == null || index != 0 || following != null || !currentIsLast()) {
+                return false;
+            }
+            List<T> rows = current.rows();
+            for (T row : rows) {
+                if (events != null) {
+                    events.rowReturned((KeyValue) row);
+                }
+                out.add(source.ownCopy(row));
+            }
+            prevKey = source.keyOf(rows.get(rows.size() - 1));
+            index = rows.size();
+            return true;
         }
 
         @Override
