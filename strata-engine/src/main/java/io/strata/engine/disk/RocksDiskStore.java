@@ -357,26 +357,59 @@ public final class RocksDiskStore implements DiskStore {
         }
     }
 
-    /** A bounded RocksDB iterator; the bounds' slices live as long as it does. */
+    /**
+     * A bounded RocksDB iterator; the bounds' slices live as long as it does. Forward, only
+     * the upper bound is set (the seek starts at {@code lo}); reverse, both (the walk starts
+     * at the last key below {@code hi} and must stop at {@code lo}): each bound is a native
+     * object made and freed per cursor, and most range reads go forward.
+     *
+     * <p>Whether the iterator is on an entry is asked of RocksDB once per step and kept in
+     * {@link #valid}: each {@code isValid} is a JNI call, and a range read asks
+     * {@link #hasNext} before every {@link #next}, which asks it again.
+     */
     private final class RocksCursor implements Cursor {
         private final boolean reverse;
         private final Slice lower;
         private final Slice upper;
         private final ReadOptions options;
         private final RocksIterator it;
+        /** Whether {@link #it} is on an entry: read from RocksDB after each move. */
+        private boolean valid;
+        /** Why the iterator stopped short, or null. */
+        private RocksDBException error;
         private boolean closed;
 
         RocksCursor(byte[] lo, byte[] hi, boolean reverse) {
             enter(); // counted out by close()
             this.reverse = reverse;
-            this.lower = new Slice(lo);
+            this.lower = reverse ? new Slice(lo) : null;
             this.upper = new Slice(hi);
-            this.options = new ReadOptions().setIterateLowerBound(lower).setIterateUpperBound(upper);
+            this.options = new ReadOptions().setIterateUpperBound(upper);
+            if (reverse) {
+                options.setIterateLowerBound(lower);
+            }
             this.it = db.newIterator(data, options);
             if (reverse) {
                 it.seekToLast();
             } else {
                 it.seek(lo);
+            }
+            moved();
+        }
+
+        /**
+         * After a seek or a step: whether the iterator is on an entry, and if not, whether it
+         * stopped on an error — thrown by the next {@link #hasNext}, as RocksDB reports it
+         * there, not by the {@link #next} that stepped (which returns its entry).
+         */
+        private void moved() {
+            valid = it.isValid();
+            if (!valid) {
+                try {
+                    it.status();
+                } catch (RocksDBException e) {
+                    error = e;
+                }
             }
         }
 
@@ -385,15 +418,10 @@ public final class RocksDiskStore implements DiskStore {
             if (closed) {
                 return false;
             }
-            if (it.isValid()) {
-                return true;
+            if (error != null) {
+                throw failure("reading a range", error);
             }
-            try {
-                it.status();
-            } catch (RocksDBException e) {
-                throw failure("reading a range", e);
-            }
-            return false;
+            return valid;
         }
 
         @Override
@@ -407,6 +435,7 @@ public final class RocksDiskStore implements DiskStore {
             } else {
                 it.next();
             }
+            moved();
             return e;
         }
 
@@ -414,9 +443,12 @@ public final class RocksDiskStore implements DiskStore {
         public void close() {
             if (!closed) {
                 closed = true;
+                valid = false;
                 it.close();
                 options.close();
-                lower.close();
+                if (lower != null) {
+                    lower.close();
+                }
                 upper.close();
                 inFlight.decrementAndGet();
             }
