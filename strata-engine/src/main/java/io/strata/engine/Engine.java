@@ -165,16 +165,29 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * How long a clean close waits for the disk store's compactions after the window is on
+     * disk and the log trimmed: long enough for those of a few GiB written at full speed
+     * (docs/benchmarks.md, section 13); past it the close goes on, and so do they after the
+     * next open. Nothing is at stake meanwhile: everything is durable already.
+     */
+    static final long CLOSE_SETTLE_MILLIS = 30_000;
+
+    /**
      * On a disk store, writes the window to disk so a clean restart replays no log (a failure
-     * only leaves the log to replay), then lets the background work finish.
+     * only leaves the log to replay), lets the background work finish, then lets the disk
+     * store settle (its compactions finish) so the next open's first reads do not share the
+     * cores with them.
      */
     private void writeWindowToDisk(AutoCloseable work) {
         if (!store.onDisk()) {
             return;
         }
         try {
-            if (store.writeWindowToDisk(60_000) && work instanceof FinalStep last) {
-                last.afterWindowWritten();
+            if (store.writeWindowToDisk(60_000)) {
+                if (work instanceof FinalStep last) {
+                    last.afterWindowWritten();
+                }
+                store.settleDisk(CLOSE_SETTLE_MILLIS);
             }
         } catch (java.io.IOException | RuntimeException e) {
             System.getLogger(Engine.class.getName()).log(System.Logger.Level.WARNING,

@@ -44,8 +44,13 @@ import java.util.NoSuchElementException;
  * of both column families together ({@code atomic_flush}), so what survives a crash is always
  * a prefix of the batches written, and {@code applied-version} names its last one.
  *
+ * <h2>Close</h2>
+ * A clean close waits in {@link #settle} until RocksDB has no compaction left, so the next
+ * open does not start by merging level 0 beside its first reads.
+ *
  * <p>Concurrency: RocksDB's handles are thread-safe; {@link #write} is called by one thread
- * (the store's catch-up), reads by any.
+ * (the store's catch-up), reads by any, {@link #settle} by the closing thread (it only reads
+ * RocksDB's properties).
  */
 public final class RocksDiskStore implements DiskStore {
     static {
@@ -215,6 +220,61 @@ public final class RocksDiskStore implements DiskStore {
             db.flush(options, List.of(data, meta));
         } catch (RocksDBException e) {
             throw new IOException("flushing the disk store in " + directory + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Waits until RocksDB has no compaction running or pending, so the next open starts with
+     * level 0 merged down: a clean close writes the window and flushes it, which leaves a few
+     * level-0 files (compaction starts at two), and RocksDB stops compactions at close; the
+     * next process would then merge them while its first reads run, on the same cores, and
+     * every range read would seek each of them until then. Waiting costs close time instead
+     * (docs/benchmarks.md, section 13). Polls RocksDB's own properties, which its compactions
+     * update as they finish; the flush this follows already scheduled them.
+     */
+    @Override
+    public boolean settle(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (true) {
+            try {
+                if (!compacting()) {
+                    return true;
+                }
+            } catch (UncheckedDiskException e) {
+                // Only a wait is lost: the data is durable, the compactions go on after reopening.
+                System.getLogger(RocksDiskStore.class.getName()).log(System.Logger.Level.WARNING,
+                        "cannot tell whether the disk store in " + directory + " is compacting; closing without waiting", e);
+                return false;
+            }
+            if (System.nanoTime() > deadline) {
+                System.getLogger(RocksDiskStore.class.getName()).log(System.Logger.Level.INFO,
+                        "the disk store in " + directory + " was still compacting after " + timeoutMillis
+                                + " ms at close; it goes on after the next open");
+                return false;
+            }
+            Thread.sleep(SETTLE_POLL_MILLIS);
+        }
+    }
+
+    /** Often enough that a close does not wait much past the last compaction, rarely enough to cost nothing. */
+    private static final long SETTLE_POLL_MILLIS = 20;
+
+    /** Whether a compaction of the data is running, or RocksDB's picker has one to run; package-private for tests. */
+    boolean compacting() {
+        try {
+            return db.getLongProperty(data, "rocksdb.compaction-pending") > 0
+                    || db.getLongProperty("rocksdb.num-running-compactions") > 0;
+        } catch (RocksDBException e) {
+            throw failure("reading the compaction state", e);
+        }
+    }
+
+    /** Files in level 0 of the data, for tests. */
+    long levelZeroFiles() {
+        try {
+            return Long.parseLong(db.getProperty(data, "rocksdb.num-files-at-level0")); // a string property, not an integer one
+        } catch (RocksDBException e) {
+            throw failure("reading the level-0 file count", e);
         }
     }
 

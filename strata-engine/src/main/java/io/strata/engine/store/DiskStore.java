@@ -37,6 +37,17 @@ public interface DiskStore extends AutoCloseable {
     /** Makes every batch written so far survive a crash; returns when it has. */
     void makeDurable() throws IOException;
 
+    /**
+     * At a clean close, once every write is durable: waits, at most {@code timeoutMillis}, for
+     * the store's own background reorganisation of what was just written to finish, so the
+     * next process does not start with it (for RocksDB: compactions, which would run beside
+     * that process's first reads, and whose level-0 files every range read seeks). Changes
+     * no data; returns whether the store settled in time (if not, it goes on after reopening).
+     */
+    default boolean settle(long timeoutMillis) throws InterruptedException {
+        return true;
+    }
+
     /** The approximate bytes the keys and values of {@code [lo, hi)} take on disk. */
     long approximateBytes(byte[] lo, byte[] hi);
 

@@ -248,6 +248,16 @@ public final class VersionedStore implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Over a disk store, after {@link #writeWindowToDisk} at a clean close: waits at most
+     * {@code timeoutMillis} for the disk store's background reorganisation to finish
+     * ({@link DiskStore#settle}), so the next open's reads do not run beside it. Returns
+     * whether it finished.
+     */
+    public boolean settleDisk(long timeoutMillis) throws InterruptedException {
+        return disk == null || disk.settle(timeoutMillis);
+    }
+
     /** Stops the catch-up and closes the disk store; what it had not written is still in the log. */
     @Override
     public void close() {

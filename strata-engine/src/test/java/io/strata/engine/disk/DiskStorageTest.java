@@ -338,6 +338,68 @@ class DiskStorageTest {
         }
     }
 
+    /**
+     * The close's flush adds a level-0 file; with the ones before it, RocksDB has a compaction
+     * to run, which it would stop at close and run in the next process beside its first reads.
+     * A clean close waits for it: the closed directory has nothing left to compact.
+     */
+    @Test
+    void aCleanCloseLeavesTheDiskStoreWithNoCompactionToRun() throws Exception {
+        try (Database db = open()) {
+            writeRandomBatches(db, 0, 6_000);
+            pushToDisk(db);
+            store(db).makeDiskDurable(); // level 0: one file of about 6 MB
+            writeRandomBatches(db, 6_000, 6_000);
+            pushToDisk(db); // in RocksDB's memtable
+            writeRandomBatches(db, 12_000, 6_000); // in the window
+            // The close writes the window and flushes: a second level-0 file, RocksDB's trigger.
+        }
+        assertThat(lsmState(dir.resolve("ssd"))).isEqualTo("compaction pending 0, level-0 files below 2");
+        try (Database db = open()) {
+            List<KeyValue> all = db.read(tr -> tr.getRange(b("k"), b("l")).asList().join());
+            assertThat(all).hasSize(18_000);
+        }
+    }
+
+    /** Keys {@code k<first>}.. with random 1,000-byte values, 100 to a transaction. */
+    private static void writeRandomBatches(Database db, int first, int count) {
+        java.util.Random random = new java.util.Random(first);
+        for (int i = first; i < first + count; i += 100) {
+            int from = i;
+            db.run(tr -> {
+                for (int k = from; k < Math.min(from + 100, first + count); k++) {
+                    byte[] value = new byte[1_000];
+                    random.nextBytes(value);
+                    tr.set(b(String.format("k%06d", k)), value);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** The closed RocksDB directory's compaction state, read by opening it read-only. */
+    private static String lsmState(Path rocks) throws Exception {
+        try (org.rocksdb.Options listing = new org.rocksdb.Options();
+             org.rocksdb.ColumnFamilyOptions familyOptions = new org.rocksdb.ColumnFamilyOptions()
+                     .optimizeLevelStyleCompaction(); // RocksDiskStore's level-0 trigger (2)
+             org.rocksdb.DBOptions dbOptions = new org.rocksdb.DBOptions()) {
+            List<org.rocksdb.ColumnFamilyDescriptor> families = new java.util.ArrayList<>();
+            for (byte[] name : org.rocksdb.RocksDB.listColumnFamilies(listing, rocks.toString())) {
+                families.add(new org.rocksdb.ColumnFamilyDescriptor(name, familyOptions));
+            }
+            List<org.rocksdb.ColumnFamilyHandle> handles = new java.util.ArrayList<>();
+            try (org.rocksdb.RocksDB db = org.rocksdb.RocksDB.openReadOnly(dbOptions, rocks.toString(), families, handles)) {
+                try {
+                    long pending = db.getLongProperty(handles.get(0), "rocksdb.compaction-pending");
+                    long levelZero = Long.parseLong(db.getProperty(handles.get(0), "rocksdb.num-files-at-level0"));
+                    return "compaction pending " + pending + ", level-0 files " + (levelZero < 2 ? "below 2" : levelZero);
+                } finally {
+                    handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
+                }
+            }
+        }
+    }
+
     @Test
     void theDirectoryRemembersItsStorageAndRefusesTheOther() throws Exception {
         try (Database db = open()) {
