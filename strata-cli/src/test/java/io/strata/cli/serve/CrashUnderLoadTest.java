@@ -51,7 +51,7 @@ class CrashUnderLoadTest {
     /** Large values each pipelined client sends at the start of a burst cycle: 4 × 18 MiB, past 64 MiB of log. */
     private static final long BURST_BYTES_PER_CLIENT = 18L << 20;
     /** How long the mixed load runs before a {@link Crash#MID_LOAD} kill. */
-    static final long MID_LOAD_MILLIS = 1_200;
+    static final long MID_LOAD_MILLIS = 1_000;
     /** Clock reads around calls, and SET's deadline taken a little after the client's clock read. */
     private static final long TTL_SLACK_MILLIS = 50;
 

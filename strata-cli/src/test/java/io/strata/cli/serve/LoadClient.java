@@ -19,10 +19,11 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>Each reply to a command on the client's own keys is checked as it comes against the
  * model ({@link ClientKeys}), which is exact because no one else writes those keys; wrong
- * replies are collected in {@link #problems}. The mix: SADD/SREM and a MULTI block moving a
- * member between two sets, LPUSH/RPOP, HSET/HINCRBY, ZADD/ZINCRBY, APPEND, SET with and
- * without a long EX, and on shared keys INCR of four counters, MULTI transfers between two
- * accounts, MULTI reads of both accounts, and SADD to one set.
+ * replies are collected in {@link #problems}. The mix: SADD/SREM, SMOVE and a MULTI block
+ * moving a member between two sets, LPUSH/RPOP, HSET/HINCRBY/HDEL, ZADD/ZINCRBY/ZREM, APPEND,
+ * SET with and without a long EX, EXPIRE, PERSIST, RENAME, DEL and GETDEL of strings; on
+ * shared keys INCR of four counters, MULTI transfers between two accounts, MULTI reads of
+ * both accounts, and SADD to one set.
  */
 final class LoadClient implements Runnable {
     /** Commands per pipelined batch. */
@@ -177,7 +178,8 @@ final class LoadClient implements Runnable {
 
     /** Adds the next op of the mix to {@link #ops}. */
     private LoadOp next() {
-        LoadOp op = choose(random.nextInt(100));
+        int dice = random.nextInt(120);
+        LoadOp op = dice < 100 ? choose(dice) : chooseRemoval(dice - 100);
         ops.add(op);
         return op;
     }
@@ -286,6 +288,68 @@ final class LoadClient implements Runnable {
         }
         String member = "c" + id + "." + s;
         return LoadOp.shared(LoadOp.Shared.SADD, member, 0, false, new String[] {"SADD", LoadOp.SHARED_SET, member});
+    }
+
+    /**
+     * Commands that remove or move what the others wrote: DEL, GETDEL, EXPIRE, PERSIST and
+     * RENAME (which keeps the TTL) of strings, SMOVE (one command over two keys), HDEL, ZREM.
+     */
+    private LoadOp chooseRemoval(int dice) {
+        ClientKeys k = live;
+        String name = k.key("str:" + random.nextInt(ClientKeys.STRINGS));
+        if (dice < 3) {
+            return LoadOp.own(k, (m, f, b) -> m.strings.remove(name) != null ? 1L : 0L, false, new String[] {"DEL", name});
+        }
+        if (dice < 5) {
+            return LoadOp.own(k, (m, f, b) -> {
+                ClientKeys.Timed t = m.strings.remove(name);
+                return t == null ? null : t.value();
+            }, false, new String[] {"GETDEL", name});
+        }
+        if (dice < 8) {
+            long ttl = MIN_TTL_SECONDS + random.nextInt(900_000);
+            return LoadOp.own(k, (m, f, b) -> {
+                ClientKeys.Timed t = m.strings.get(name);
+                if (t == null) {
+                    return 0L;
+                }
+                m.strings.put(name, new ClientKeys.Timed(t.value(), ttl * 1000, f, b));
+                return 1L;
+            }, false, new String[] {"EXPIRE", name, Long.toString(ttl)});
+        }
+        if (dice < 10) {
+            return LoadOp.own(k, (m, f, b) -> {
+                ClientKeys.Timed t = m.strings.get(name);
+                if (t == null || !t.expires()) {
+                    return 0L;
+                }
+                m.strings.put(name, new ClientKeys.Timed(t.value(), 0, f, b));
+                return 1L;
+            }, false, new String[] {"PERSIST", name});
+        }
+        if (dice < 13 && k.strings.containsKey(name)) {
+            String to = k.key("str:" + (1 + random.nextInt(ClientKeys.STRINGS - 1) + Integer.parseInt(name.substring(name.lastIndexOf(':') + 1)))
+                    % ClientKeys.STRINGS);
+            // The destination takes the source's value and its deadline, whatever it held.
+            return LoadOp.own(k, (m, f, b) -> {
+                m.strings.put(to, m.strings.remove(name));
+                return "OK";
+            }, false, new String[] {"RENAME", name, to});
+        }
+        if (dice < 15 && !k.set.isEmpty()) {
+            String member = any(k.set);
+            return LoadOp.own(k, (m, f, b) -> {
+                m.set.remove(member);
+                m.moved.add(member);
+                return 1L;
+            }, false, new String[] {"SMOVE", k.key("set"), k.key("moved"), member});
+        }
+        if (dice < 17) {
+            String field = "f" + random.nextInt(16);
+            return LoadOp.own(k, (m, f, b) -> m.hash.remove(field) != null ? 1L : 0L, false, new String[] {"HDEL", k.key("hash"), field});
+        }
+        String member = "m" + random.nextInt(32);
+        return LoadOp.own(k, (m, f, b) -> m.zset.remove(member) != null ? 1L : 0L, false, new String[] {"ZREM", k.key("zset"), member});
     }
 
     /** A member of {@code set}, chosen by the seeded random (sets iterate in a fixed order for fixed contents). */
