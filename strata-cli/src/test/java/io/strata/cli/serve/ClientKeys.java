@@ -1,5 +1,6 @@
 package io.strata.cli.serve;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol.Command;
 
 /**
  * What one load client's own keys hold: the model {@link CrashUnderLoadTest} keeps of them
@@ -22,7 +24,7 @@ import redis.clients.jedis.Jedis;
  * MULTI block moves members from the first to the second), {@code c<n>:list} (LPUSH/RPOP),
  * {@code c<n>:hash} (HSET on {@code f*} fields, HINCRBY on {@code n*} fields),
  * {@code c<n>:zset} (ZADD/ZINCRBY, integer scores so doubles are exact), {@code c<n>:append}
- * (APPEND) and the strings {@code c<n>:str:<i>} (SET with or without a long EX) and
+ * (APPEND), {@code c<n>:stream} (XADD with explicit IDs and an exact MAXLEN) and the strings {@code c<n>:str:<i>} (SET with or without a long EX) and
  * {@code c<n>:big:<i>} (large values, {@link BigValue}).
  *
  * <p>Not thread-safe: a model belongs to its client's thread while the load runs and to the
@@ -55,6 +57,8 @@ final class ClientKeys {
     final Map<String, String> hash = new HashMap<>();
     final Map<String, Long> zset = new HashMap<>();
     final StringBuilder appended = new StringBuilder();
+    /** Stream entries, oldest first, as {@code <id> <value>} (one field each). */
+    final ArrayDeque<String> stream = new ArrayDeque<>();
     /** By key name; absent keys are not here. */
     final Map<String, Timed> strings = new TreeMap<>();
 
@@ -74,6 +78,7 @@ final class ClientKeys {
         c.hash.putAll(hash);
         c.zset.putAll(zset);
         c.appended.append(appended);
+        c.stream.addAll(stream);
         c.strings.putAll(strings);
         return c;
     }
@@ -82,7 +87,7 @@ final class ClientKeys {
     int existingKeys() {
         int n = strings.size();
         for (boolean nonEmpty : new boolean[] {!set.isEmpty(), !moved.isEmpty(), !list.isEmpty(), !hash.isEmpty(),
-                !zset.isEmpty(), appended.length() > 0}) {
+                !zset.isEmpty(), appended.length() > 0, !stream.isEmpty()}) {
             n += nonEmpty ? 1 : 0;
         }
         return n;
@@ -102,6 +107,7 @@ final class ClientKeys {
         diff(d, "hash", hash, o.hash);
         diff(d, "zset", zset, o.zset);
         diff(d, "append", appended.toString(), o.appended.toString());
+        diff(d, "stream", new ArrayList<>(stream), new ArrayList<>(o.stream));
         Set<String> names = new HashSet<>(strings.keySet());
         names.addAll(o.strings.keySet());
         for (String name : names) {
@@ -172,6 +178,13 @@ final class ClientKeys {
         if (appended != null) {
             k.appended.append(appended);
         }
+        @SuppressWarnings("unchecked")
+        List<Object> entries = (List<Object>) j.sendCommand(Command.XRANGE, k.key("stream"), "-", "+");
+        for (Object e : entries) {
+            List<?> entry = (List<?>) e;
+            List<?> fields = (List<?>) entry.get(1);
+            k.stream.add(text(entry.get(0)) + " " + text(fields.get(1)));
+        }
         for (int i = 0; i < STRINGS; i++) {
             readString(j, k, k.key("str:" + i), false);
         }
@@ -179,6 +192,10 @@ final class ClientKeys {
             readString(j, k, k.key("big:" + i), true);
         }
         return k;
+    }
+
+    private static String text(Object bulk) {
+        return new String((byte[]) bulk, StandardCharsets.UTF_8);
     }
 
     private static void readString(Jedis j, ClientKeys k, String name, boolean big) {

@@ -21,7 +21,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * model ({@link ClientKeys}), which is exact because no one else writes those keys; wrong
  * replies are collected in {@link #problems}. The mix: SADD/SREM, SMOVE and a MULTI block
  * moving a member between two sets, LPUSH/RPOP, HSET/HINCRBY/HDEL, ZADD/ZINCRBY/ZREM, APPEND,
- * SET with and without a long EX, EXPIRE, PERSIST, RENAME, DEL and GETDEL of strings; on
+ * SET with and without a long EX, EXPIRE, PERSIST, RENAME, DEL and GETDEL of strings, XADD
+ * with MAXLEN, DEL of whole collections, a script moving a set member; on
  * shared keys INCR of four counters, MULTI transfers between two accounts, MULTI reads of
  * both accounts, and SADD to one set.
  */
@@ -35,6 +36,8 @@ final class LoadClient implements Runnable {
     /** Long TTLs: nothing expires while the test runs, so a key with a TTL must still be there. */
     private static final int MIN_TTL_SECONDS = 100_000;
     private static final String[] NO_ARGS = {};
+    /** Entries a client's stream keeps (XADD's exact MAXLEN). */
+    private static final int STREAM_MAXLEN = 40;
 
     final int id;
     final boolean pipelined;
@@ -178,8 +181,8 @@ final class LoadClient implements Runnable {
 
     /** Adds the next op of the mix to {@link #ops}. */
     private LoadOp next() {
-        int dice = random.nextInt(120);
-        LoadOp op = dice < 100 ? choose(dice) : chooseRemoval(dice - 100);
+        int dice = random.nextInt(130);
+        LoadOp op = dice < 100 ? choose(dice) : dice < 120 ? chooseRemoval(dice - 100) : chooseMore(dice - 120);
         ops.add(op);
         return op;
     }
@@ -350,6 +353,55 @@ final class LoadClient implements Runnable {
         }
         String member = "m" + random.nextInt(32);
         return LoadOp.own(k, (m, f, b) -> m.zset.remove(member) != null ? 1L : 0L, false, new String[] {"ZREM", k.key("zset"), member});
+    }
+
+    /**
+     * XADD with an explicit ID and an exact MAXLEN (trims in the same command), DEL of a whole
+     * collection (a range clear under the keys of its members), and a script moving a set
+     * member (a script is atomic as MULTI is).
+     */
+    private LoadOp chooseMore(int dice) {
+        ClientKeys k = live;
+        long s = seq++;
+        if (dice < 5) {
+            String id = (s + 1) + "-0";
+            String value = "x" + s;
+            return LoadOp.own(k, (m, f, b) -> {
+                m.stream.addLast(id + " " + value);
+                while (m.stream.size() > STREAM_MAXLEN) {
+                    m.stream.removeFirst();
+                }
+                return id;
+            }, false, new String[] {"XADD", k.key("stream"), "MAXLEN", Integer.toString(STREAM_MAXLEN), id, "v", value});
+        }
+        if (dice < 7) {
+            String[] names = {"set", "moved", "list", "hash", "zset"};
+            String name = names[random.nextInt(names.length)];
+            return LoadOp.own(k, (m, f, b) -> {
+                java.util.Collection<?> c = switch (name) {
+                    case "set" -> m.set;
+                    case "moved" -> m.moved;
+                    case "list" -> m.list;
+                    case "hash" -> m.hash.keySet();
+                    default -> m.zset.keySet();
+                };
+                long existed = c.isEmpty() ? 0 : 1;
+                c.clear();
+                return existed;
+            }, false, new String[] {"DEL", k.key(name)});
+        }
+        if (!k.set.isEmpty()) {
+            String member = any(k.set);
+            return LoadOp.own(k, (m, f, b) -> {
+                m.set.remove(member);
+                m.moved.add(member);
+                return 1L;
+            }, false, new String[] {"EVAL", "redis.call('SREM', KEYS[1], ARGV[1]); return redis.call('SADD', KEYS[2], ARGV[1])",
+                    "2", k.key("set"), k.key("moved"), member});
+        }
+        String piece = s + ";";
+        return LoadOp.own(k, (m, f, b) -> (long) m.appended.append(piece).length(), false,
+                new String[] {"APPEND", k.key("append"), piece});
     }
 
     /** A member of {@code set}, chosen by the seeded random (sets iterate in a fixed order for fixed contents). */

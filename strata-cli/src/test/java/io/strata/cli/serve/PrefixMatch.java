@@ -3,8 +3,9 @@ package io.strata.cli.serve;
 import java.util.List;
 
 /**
- * Which prefixes of a load client's commands a recovered server's view of its keys matches:
- * from the answered ones (which must all be there) up to every one sent. The matching
+ * Which prefixes of a load client's commands a recovered server's view of its keys matches —
+ * data, and the deadline of every expiring string —: from the answered ones (which must all
+ * be there) up to every one sent. The matching
  * prefixes may be several — commands on shared keys change nothing here — so the shortest
  * ({@link #lo}) and longest ({@link #hi}) are kept, with the model after the shortest.
  *
@@ -13,7 +14,7 @@ import java.util.List;
  *                    answered commands and after all of them
  */
 record PrefixMatch(ClientKeys model, int lo, int hi, String explanation) {
-    static PrefixMatch find(ClientKeys before, LoadClient client, ClientKeys shown, long crashedAt) {
+    static PrefixMatch find(ClientKeys before, LoadClient client, ClientKeys shown, long crashedAt, long ttlSlackMillis) {
         List<LoadOp> ops = client.ops;
         ClientKeys model = before.copy();
         for (int i = 0; i < client.answered; i++) {
@@ -23,13 +24,21 @@ record PrefixMatch(ClientKeys model, int lo, int hi, String explanation) {
         ClientKeys first = null;
         int lo = -1;
         int hi = -1;
+        List<String> deadlinesOff = null;
         for (int n = client.answered; ; n++) {
             if (model.sameAs(shown)) {
-                if (first == null) {
-                    first = model.copy();
-                    lo = n;
+                // An EXPIRE of a key that already expires changes only its deadline: that
+                // decides between prefixes the data alone cannot.
+                List<String> off = model.expiryProblems(shown, ttlSlackMillis);
+                if (off.isEmpty()) {
+                    if (first == null) {
+                        first = model.copy();
+                        lo = n;
+                    }
+                    hi = n;
+                } else if (deadlinesOff == null) {
+                    deadlinesOff = off;
                 }
-                hi = n;
             }
             if (n == ops.size()) {
                 break;
@@ -38,6 +47,9 @@ record PrefixMatch(ClientKeys model, int lo, int hi, String explanation) {
         }
         if (first != null) {
             return new PrefixMatch(first, lo, hi, null);
+        }
+        if (deadlinesOff != null) {
+            return new PrefixMatch(null, -1, -1, "the data matches a prefix, but not the deadlines of its expiring keys: " + deadlinesOff);
         }
         return new PrefixMatch(null, -1, -1, "after the answered commands the model differs in "
                 + afterAnswered.stream().limit(6).toList() + "; after all sent, in " + model.differences(shown).stream().limit(6).toList()
