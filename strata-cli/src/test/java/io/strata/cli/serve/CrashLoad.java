@@ -27,9 +27,10 @@ final class CrashLoad {
      * Starts the clients, kills the server with SIGKILL at the point chosen, and waits for every
      * client to end on the dead connection.
      *
-     * @return the client's clock once the server was dead: no command ran after it
+     * @return the client's clock once the server was dead (no command ran after it), and for
+     *         {@link CrashUnderLoadTest.Crash#IN_SHUTDOWN} where the kill landed
      */
-    static long runUntilKilled(ServerProcess server, Path db, List<LoadClient> clients, CrashUnderLoadTest.Crash crash)
+    static Killed runUntilKilled(ServerProcess server, Path db, List<LoadClient> clients, CrashUnderLoadTest.Crash crash)
             throws Exception {
         List<Thread> threads = new ArrayList<>();
         for (LoadClient c : clients) {
@@ -56,13 +57,18 @@ final class CrashLoad {
                     awaitOrFail(() -> server.running(catchUp) && server.running(catchUp), "the catch-up thread at work");
                 }
             }
+            case IN_SHUTDOWN -> awaitOrFail(() -> clients.stream().allMatch(LoadClient::burstDone), "the burst sent");
         }
         // A background step that failed (a checkpoint, a log trim, a disk write) logs a warning.
         assertThat(server.printed()).as("what the server printed before the kill: its ready line only")
                 .startsWith("strata-redis ready").doesNotContain("\n");
-        long killing = System.currentTimeMillis();
+        long killing = System.currentTimeMillis(); // or stopping: connections end from here on
         for (LoadClient c : clients) {
             assertThat(c.ended).as("client %d's connection ended before the kill", c.id).isNull();
+        }
+        String where = "";
+        if (crash == CrashUnderLoadTest.Crash.IN_SHUTDOWN) {
+            where = stopThenKill(server);
         }
         server.crash();
         assertThat(server.process.isAlive()).isFalse();
@@ -75,7 +81,28 @@ final class CrashLoad {
             assertThat(c.endedAt).as("client %d's connection ended (%s) before the kill", c.id, c.ended).isGreaterThanOrEqualTo(killing);
             assertThat(c.answered).as("commands client %d had answered", c.id).isPositive();
         }
-        return dead;
+        return new Killed(dead, where);
+    }
+
+    /** When the server was dead, and what a kill during a shutdown interrupted. */
+    record Killed(long at, String where) {}
+
+    /**
+     * SIGTERM, then SIGKILL while the stopping server's catch-up thread writes the window to
+     * disk (the clean stop writes it, makes the disk store durable and deletes the log it
+     * covers, so the next start replays nothing) — or, if the stop ends first, nothing more.
+     */
+    private static String stopThenKill(ServerProcess server) {
+        long catchUp = server.threadId(CATCH_UP_THREAD);
+        server.process.destroy();
+        long deadline = System.currentTimeMillis() + PHASE_TIMEOUT_MILLIS;
+        while (server.process.isAlive() && System.currentTimeMillis() < deadline) {
+            if (catchUp >= 0 && server.running(catchUp) && server.running(catchUp)) {
+                return "; SIGTERM, then SIGKILL while the stopping server wrote its window to disk";
+            }
+            LockSupport.parkNanos(200_000);
+        }
+        return "; SIGTERM, and the server stopped before the catch-up thread was seen writing";
     }
 
     /**

@@ -41,7 +41,11 @@ import redis.clients.jedis.Jedis;
  * being written (after a burst of some 80 MB of large values, past the 64 MiB of log that
  * starts one); on the disk engine, while its catch-up thread writes such a burst to RocksDB,
  * five seconds after it, when its writes leave the engine's MVCC window (the log rotated
- * meanwhile, and is trimmed behind the catch-up).
+ * meanwhile, and is trimmed behind the catch-up), and while a stopping server (SIGTERM)
+ * writes its window to disk. After each burst kill the next start is killed too, a quarter
+ * into replaying the log, so the start after recovers a directory whose recovery was cut
+ * short. Memory runs MID_LOAD, IN_CHECKPOINT, MID_LOAD; ssd runs MID_LOAD, IN_CATCH_UP,
+ * IN_SHUTDOWN.
  */
 class CrashUnderLoadTest {
     static final int CLIENTS = 8;
@@ -50,6 +54,8 @@ class CrashUnderLoadTest {
     static final long TOTAL = 1_000_000;
     /** Large values each pipelined client sends at the start of a burst cycle: 4 × 18 MiB, past 64 MiB of log. */
     private static final long BURST_BYTES_PER_CLIENT = 18L << 20;
+    /** Large values before an {@link Crash#IN_SHUTDOWN} kill: 4 × 6 MiB in the window, a few hundred ms to write. */
+    private static final long SHUTDOWN_BURST_BYTES_PER_CLIENT = 6L << 20;
     /** How long the mixed load runs before a {@link Crash#MID_LOAD} kill. */
     static final long MID_LOAD_MILLIS = 1_000;
     /** Clock reads around calls, and SET's deadline taken a little after the client's clock read. */
@@ -70,7 +76,13 @@ class CrashUnderLoadTest {
          * burst's writes leave the MVCC window, the kill comes once the catch-up thread is
          * seen running (twice in a row: not merely waking from its 100 ms wait).
          */
-        IN_CATCH_UP
+        IN_CATCH_UP,
+        /**
+         * Disk engine: a smaller burst, then SIGTERM, and SIGKILL while the stopping server's
+         * catch-up thread writes the five-second window (the burst) to disk, before the stop
+         * makes it durable and deletes the log.
+         */
+        IN_SHUTDOWN
     }
 
     @TempDir
@@ -89,7 +101,7 @@ class CrashUnderLoadTest {
             models[c] = new ClientKeys(c);
         }
         SharedKeys shared = new SharedKeys();
-        List<Crash> crashes = storage.equals("ssd") ? List.of(Crash.MID_LOAD, Crash.IN_CATCH_UP, Crash.MID_LOAD)
+        List<Crash> crashes = storage.equals("ssd") ? List.of(Crash.MID_LOAD, Crash.IN_CATCH_UP, Crash.IN_SHUTDOWN)
                 : List.of(Crash.MID_LOAD, Crash.IN_CHECKPOINT, Crash.MID_LOAD);
 
         ServerProcess server = ServerProcess.start(db, "--storage", storage);
@@ -105,14 +117,15 @@ class CrashUnderLoadTest {
                 for (int c = 0; c < CLIENTS; c++) {
                     boolean pipelined = c % 2 == 0;
                     clients.add(new LoadClient(c, pipelined, models[c].copy(), seqs[c], random.nextLong(), server.port,
-                            pipelined && crash != Crash.MID_LOAD ? BURST_BYTES_PER_CLIENT : 0));
+                            pipelined ? burstBytes(crash) : 0));
                 }
-                long crashedAt = CrashLoad.runUntilKilled(server, db, clients, crash);
-                String left = DirectorySummary.of(db);
-                if (crash != Crash.MID_LOAD) {
+                CrashLoad.Killed killed = CrashLoad.runUntilKilled(server, db, clients, crash);
+                long crashedAt = killed.at();
+                String left = DirectorySummary.of(db) + killed.where();
+                if (crash == Crash.IN_CHECKPOINT || crash == Crash.IN_CATCH_UP) {
                     left += "; " + CrashLoad.killDuringRecovery(db);
                 }
-                long killed = System.nanoTime();
+                long recovering = System.nanoTime();
                 server = ServerProcess.start(db);
                 started(server);
                 long restarted = System.nanoTime();
@@ -122,8 +135,8 @@ class CrashUnderLoadTest {
                 }
                 System.out.printf("CrashUnderLoadTest %s %s: %d commands answered, %d in flight; load %d ms, restart %d ms, check %d ms;"
                                 + " the kill left %s; %s%n", storage, crash, clients.stream().mapToInt(c -> c.answered).sum(),
-                        clients.stream().mapToInt(c -> c.ops.size() - c.answered).sum(), (killed - began) / 1_000_000,
-                        (restarted - killed) / 1_000_000, (System.nanoTime() - restarted) / 1_000_000, left, kept);
+                        clients.stream().mapToInt(c -> c.ops.size() - c.answered).sum(), (recovering - began) / 1_000_000,
+                        (restarted - recovering) / 1_000_000, (System.nanoTime() - restarted) / 1_000_000, left, kept);
             }
             try (Jedis j = new Jedis("127.0.0.1", server.port)) {
                 long keys = j.dbSize();
@@ -135,6 +148,15 @@ class CrashUnderLoadTest {
         } finally {
             server.close();
         }
+    }
+
+    /** Large values each pipelined client sends first in a cycle that ends with {@code crash}. */
+    private static long burstBytes(Crash crash) {
+        return switch (crash) {
+            case MID_LOAD -> 0;
+            case IN_CHECKPOINT, IN_CATCH_UP -> BURST_BYTES_PER_CLIENT;
+            case IN_SHUTDOWN -> SHUTDOWN_BURST_BYTES_PER_CLIENT;
+        };
     }
 
     private static void started(ServerProcess server) {
