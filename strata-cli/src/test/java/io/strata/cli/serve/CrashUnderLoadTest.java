@@ -71,10 +71,11 @@ class CrashUnderLoadTest {
          */
         IN_CHECKPOINT,
         /**
-         * Disk engine: the same burst (its log is rotated at 64 MiB); the mixed load goes on,
-         * since commits are what move the window's floor, and five seconds later, when the
-         * burst's writes leave the MVCC window, the kill comes once the catch-up thread is
-         * seen running (twice in a row: not merely waking from its 100 ms wait).
+         * Disk engine: the same burst (its log is rotated at 64 MiB), then the mixed load goes
+         * on (more commands checked than an idle wait would give); the burst's writes reach
+         * the catch-up only when they leave the five-second MVCC window, so the kill comes
+         * after that, once the catch-up thread is seen running (twice in a row: not merely
+         * waking from its 100 ms wait).
          */
         IN_CATCH_UP,
         /**
