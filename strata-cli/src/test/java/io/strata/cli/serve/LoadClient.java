@@ -181,7 +181,7 @@ final class LoadClient implements Runnable {
 
     /** Adds the next op of the mix to {@link #ops}. */
     private LoadOp next() {
-        int dice = random.nextInt(130);
+        int dice = random.nextInt(132);
         LoadOp op = dice < 100 ? choose(dice) : dice < 120 ? chooseRemoval(dice - 100) : chooseMore(dice - 120);
         ops.add(op);
         return op;
@@ -357,8 +357,8 @@ final class LoadClient implements Runnable {
 
     /**
      * XADD with an explicit ID and an exact MAXLEN (trims in the same command), DEL of a whole
-     * collection (a range clear under the keys of its members), and a script moving a set
-     * member (a script is atomic as MULTI is).
+     * collection (a range clear under the keys of its members), a script moving a set member
+     * (a script is atomic as MULTI is), and RENAME and DEL of large values.
      */
     private LoadOp chooseMore(int dice) {
         ClientKeys k = live;
@@ -389,6 +389,20 @@ final class LoadClient implements Runnable {
                 c.clear();
                 return existed;
             }, false, new String[] {"DEL", k.key(name)});
+        }
+        if (dice >= 10) {
+            // Large values (written by a burst, kept across cycles) are stored in chunks:
+            // RENAME moves them all, DEL clears them all.
+            int from = random.nextInt(ClientKeys.BIG_STRINGS);
+            String name = k.key("big:" + from);
+            if (dice == 10 && k.strings.containsKey(name)) {
+                String to = k.key("big:" + (from + 1 + random.nextInt(ClientKeys.BIG_STRINGS - 1)) % ClientKeys.BIG_STRINGS);
+                return LoadOp.own(k, (m, f, b) -> {
+                    m.strings.put(to, m.strings.remove(name));
+                    return "OK";
+                }, false, new String[] {"RENAME", name, to});
+            }
+            return LoadOp.own(k, (m, f, b) -> m.strings.remove(name) != null ? 1L : 0L, false, new String[] {"DEL", name});
         }
         if (!k.set.isEmpty()) {
             String member = any(k.set);
