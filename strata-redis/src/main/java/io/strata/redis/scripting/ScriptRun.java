@@ -183,10 +183,12 @@ public final class ScriptRun {
                 default -> "lacking the permissions for the command";
             });
         }
+        if (readOnly && (spec.isWrite() || spec.has(CommandFlag.MAY_REPLICATE))) {
+            // Redis counts may-replicate commands (PUBLISH) as writes here, so that read-only
+            // scripts may run during CLIENT PAUSE WRITE.
+            return rejected(spec, "ERR Write commands are not allowed from read-only scripts.");
+        }
         if (spec.isWrite()) {
-            if (readOnly) {
-                return rejected(spec, "ERR Write commands are not allowed from read-only scripts.");
-            }
             if (spec.has(CommandFlag.DENYOOM) && server.databaseFull()) {
                 // Scripts without flags get here; so do those flagged allow-oom, which Redis
                 // lets write past maxmemory but a full database refuses anyway.
@@ -199,6 +201,11 @@ public final class ScriptRun {
             if (!markWrite()) {
                 throw new LuaError(LuaReplies.errorTable(KILLED));
             }
+        }
+        if (spec.has(CommandFlag.READONLY) && server.tracking().tracksReads(caller)) {
+            // Redis: a script that reads tracks the keys it declared, not the ones it read.
+            CommandSpec script = server.commands().resolve(invocationArgs);
+            server.tracking().remember(caller, server.keys(), CommandExecutor.keysOf(script, invocationArgs));
         }
         Invocation inv = new Invocation(args, client, server, spec);
         long start = System.nanoTime();
