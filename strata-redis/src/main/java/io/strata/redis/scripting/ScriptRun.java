@@ -100,10 +100,10 @@ public final class ScriptRun {
             return LuaReplies.toReply(body.apply(hook), resp);
         } catch (LuaError e) {
             LuaValue error = e.getMessageObject();
-            String message = errorMessage(error, hook.location());
+            String message = errorMessage(error, hook);
             return LuaReplies.countedAlready(error) ? Reply.countedError(message) : Reply.error(message);
         } catch (StackOverflowError e) {
-            return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook.location()));
+            return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook));
         }
     }
 
@@ -116,7 +116,7 @@ public final class ScriptRun {
         } catch (LuaError e) {
             LuaValue error = e.getMessageObject();
             String err = LuaReplies.errorOf(error);
-            return err != null ? err : "ERR " + withPosition(error, hook.location());
+            return err != null ? err : "ERR " + withPosition(error, hook);
         }
     }
 
@@ -125,9 +125,10 @@ public final class ScriptRun {
      * (a command's error, {@code error({err=...})}), else {@code ERR} and the error as text;
      * then {@code script: <sha>, on @user_script:<line>.}
      */
-    private String errorMessage(LuaValue error, String location) {
+    private String errorMessage(LuaValue error, ScriptHook hook) {
+        String location = hook.location();
         String err = LuaReplies.errorOf(error);
-        String message = err != null ? err : "ERR " + withPosition(error, location);
+        String message = err != null ? err : "ERR " + withPosition(error, hook);
         if (location != null) {
             message += " script: " + name + ", on " + location + ".";
         }
@@ -135,14 +136,15 @@ public final class ScriptRun {
     }
 
     /** A string error's text with Lua's position prefix ({@code user_script:3: }), nil as "nil". */
-    private static String withPosition(LuaValue error, String location) {
+    private static String withPosition(LuaValue error, ScriptHook hook) {
+        String location = hook.location();
         String text = error == null || error.isnil() ? "nil" : error.tojstring();
         if (location != null && error != null && error.type() == LuaValue.TSTRING && location.startsWith("@")) {
             String chunk = location.substring(1, location.lastIndexOf(':') + 1);
             if (!text.startsWith(chunk)) {
-                // Raised by a library function in a tail call, which luaj runs after leaving the
-                // caller's frame: Lua would still have named the caller's line.
-                text = location.substring(1) + ": " + text;
+                // Raised in a tail call, which luaj runs after leaving the caller's frame (so its
+                // error handler did not word it): Lua would still have named the caller's line.
+                text = location.substring(1) + ": " + LuaCompat.luaWords(text, hook::nameOfFailedOperand);
             }
         }
         return text;
