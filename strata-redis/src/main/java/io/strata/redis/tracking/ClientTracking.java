@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,12 +58,19 @@ public final class ClientTracking {
     /** The channel RESP2 redirection targets receive invalidations on. */
     public static final byte[] CHANNEL = "__redis__:invalidate".getBytes(StandardCharsets.US_ASCII);
 
-    /** Changes of one transaction, and whether it flushed, until it commits. */
+    /**
+     * Who made a change: {@code by} the client whose change it is (0 for none: a key found
+     * expired), {@code during} the client whose command was running (whose reply the
+     * invalidation must follow). A lane runs several clients' commands in one transaction, one
+     * after another, so each change is attributed when it is made.
+     */
+    private record Change(long by, long during) {
+    }
+
+    /** Changes of one transaction, in order, and who flushed in it (null: nobody), until it commits. */
     private static final class Pending {
-        final Set<TrackingTable.Key> keys = new LinkedHashSet<>();
-        /** Keys deleted because they had expired: changes of no client, even in a client's transaction. */
-        final Set<TrackingTable.Key> expired = new LinkedHashSet<>();
-        boolean flushed;
+        final Map<TrackingTable.Key, Change> keys = new LinkedHashMap<>();
+        Long flushedDuring;
     }
 
     /** One BCAST prefix of one keyspace. */
@@ -321,7 +327,7 @@ public final class ClientTracking {
 
     // ------------------------------------------------------------------ changes
 
-    /** {@code session} runs its command in {@code tr} now (its changes are its own, for NOLOOP and ordering). */
+    /** {@code session} runs its command in {@code tr} now: the changes made next are its own (NOLOOP, ordering). */
     public void running(Transaction tr, ClientSession session) {
         if (!active) {
             return;
@@ -339,9 +345,7 @@ public final class ClientTracking {
                 if (!active) {
                     return;
                 }
-                synchronized (ClientTracking.this) {
-                    pending.computeIfAbsent(tr, t -> new Pending()).keys.add(new TrackingTable.Key(space, ByteBuffer.wrap(key.clone())));
-                }
+                note(tr, space, key, false);
             }
 
             @Override
@@ -349,11 +353,16 @@ public final class ClientTracking {
                 if (!active) {
                     return;
                 }
-                synchronized (ClientTracking.this) {
-                    pending.computeIfAbsent(tr, t -> new Pending()).expired.add(new TrackingTable.Key(space, ByteBuffer.wrap(key.clone())));
-                }
+                note(tr, space, key, true);
             }
         };
+    }
+
+    /** Records a change of {@code key} in {@code tr} by the client running there now (by nobody if it {@code expired}). */
+    private synchronized void note(Transaction tr, Object space, byte[] key, boolean expired) {
+        long during = writers.getOrDefault(tr, 0L);
+        pending.computeIfAbsent(tr, t -> new Pending()).keys.put(new TrackingTable.Key(space, ByteBuffer.wrap(key.clone())),
+                new Change(expired ? 0 : during, during));
     }
 
     /** FLUSHDB or FLUSHALL ran in {@code tr}: once it commits, every tracking client hears that all keys are invalid. */
@@ -362,7 +371,7 @@ public final class ClientTracking {
             return;
         }
         synchronized (this) {
-            pending.computeIfAbsent(tr, t -> new Pending()).flushed = true;
+            pending.computeIfAbsent(tr, t -> new Pending()).flushedDuring = writers.getOrDefault(tr, 0L);
         }
     }
 
@@ -374,70 +383,68 @@ public final class ClientTracking {
         if (!active || tr == null) {
             return;
         }
-        List<Runnable> deferred = new ArrayList<>();
-        ClientSession writerSession;
+        // Messages for a client whose command made the change go after that command's reply
+        // (Redis's tracking_pending_keys), the others at once.
+        Map<TrackedClient, List<Reply>> deferred = new LinkedHashMap<>();
         synchronized (this) {
             Pending p = pending.remove(tr);
-            Long writer = writers.remove(tr);
+            writers.remove(tr);
             if (p == null) {
                 return;
             }
-            long writerId = writer == null ? 0 : writer;
-            TrackedClient writerClient = writer == null ? null : tracking.get(writer);
-            writerSession = writerClient == null ? null : writerClient.session;
-            if (p.flushed) {
+            if (p.flushedDuring != null) {
                 for (TrackedClient c : tracking.values()) {
-                    if (c.id() == writerId) {
-                        deferred.add(() -> send(c, Reply.NULL_BULK));
-                    } else {
-                        send(c, Reply.NULL_BULK);
-                    }
+                    deliver(c, Reply.NULL_BULK, c.id() == p.flushedDuring, deferred);
                 }
                 table.clear();
             }
-            Map<Prefix, Map<ByteBuffer, Long>> broadcast = new LinkedHashMap<>();
-            for (TrackingTable.Key key : p.keys) {
-                long changedBy = p.expired.contains(key) ? 0 : writerId;
-                collectBroadcast(key, changedBy, broadcast);
+            Map<Prefix, Map<ByteBuffer, Change>> broadcast = new LinkedHashMap<>();
+            for (Map.Entry<TrackingTable.Key, Change> e : p.keys.entrySet()) {
+                TrackingTable.Key key = e.getKey();
+                Change change = e.getValue();
+                collectBroadcast(key, change, broadcast);
                 Set<Long> ids = table.remove(key);
                 if (ids == null) {
                     continue;
                 }
                 for (long id : ids) {
                     TrackedClient target = tracking.get(id);
-                    if (target == null || target.options.bcast() || (target.options.noloop() && id == changedBy)) {
+                    if (target == null || target.options.bcast() || (target.options.noloop() && id == change.by())) {
                         continue;
                     }
-                    Reply keys = Reply.array(List.of(Reply.bulk(bytes(key.name()))));
-                    if (id == writerId) {
-                        deferred.add(() -> send(target, keys));
-                    } else {
-                        send(target, keys);
-                    }
+                    deliver(target, Reply.array(List.of(Reply.bulk(bytes(key.name())))), id == change.during(), deferred);
                 }
             }
-            sendBroadcasts(broadcast, writerId, deferred);
+            sendBroadcasts(broadcast, deferred);
             active = !tracking.isEmpty() || !table.isEmpty();
         }
-        if (!deferred.isEmpty()) {
-            // After the writer's reply, as Redis's tracking_pending_keys.
-            writerSession.afterReply(() -> {
+        for (Map.Entry<TrackedClient, List<Reply>> e : deferred.entrySet()) {
+            e.getKey().session.afterReply(() -> {
                 synchronized (this) {
-                    deferred.forEach(Runnable::run);
+                    e.getValue().forEach(keys -> send(e.getKey(), keys));
                 }
             });
         }
     }
 
-    /** Adds {@code key} (changed by client {@code writerId}, 0 for none) to every BCAST prefix it falls under. */
-    private void collectBroadcast(TrackingTable.Key key, long writerId, Map<Prefix, Map<ByteBuffer, Long>> out) {
+    /** Sends {@code keys} to {@code c} now, or after its running command's reply when {@code later}. */
+    private void deliver(TrackedClient c, Reply keys, boolean later, Map<TrackedClient, List<Reply>> deferred) {
+        if (later) {
+            deferred.computeIfAbsent(c, k -> new ArrayList<>()).add(keys);
+        } else {
+            send(c, keys);
+        }
+    }
+
+    /** Adds {@code key} and who changed it to every BCAST prefix it falls under. */
+    private void collectBroadcast(TrackingTable.Key key, Change change, Map<Prefix, Map<ByteBuffer, Change>> out) {
         if (prefixes.isEmpty()) {
             return;
         }
         byte[] name = bytes(key.name());
         for (Prefix p : prefixes.keySet()) {
             if (p.space() == key.space() && startsWith(name, p.bytes())) {
-                out.computeIfAbsent(p, k -> new LinkedHashMap<>()).put(key.name(), writerId);
+                out.computeIfAbsent(p, k -> new LinkedHashMap<>()).put(key.name(), change);
             }
         }
     }
@@ -447,27 +454,23 @@ public final class ClientTracking {
      * clients' own keys left out; the writer's own message after its reply, as Redis sends
      * them once the event loop's replies are out.
      */
-    private void sendBroadcasts(Map<Prefix, Map<ByteBuffer, Long>> broadcast, long writerId, List<Runnable> deferred) {
-        for (Map.Entry<Prefix, Map<ByteBuffer, Long>> e : broadcast.entrySet()) {
+    private void sendBroadcasts(Map<Prefix, Map<ByteBuffer, Change>> broadcast, Map<TrackedClient, List<Reply>> deferred) {
+        for (Map.Entry<Prefix, Map<ByteBuffer, Change>> e : broadcast.entrySet()) {
             Map<Long, TrackedClient> subscribers = prefixes.get(e.getKey());
             if (subscribers == null) {
                 continue;
             }
             for (TrackedClient c : subscribers.values()) {
                 List<Reply> keys = new ArrayList<>();
-                for (Map.Entry<ByteBuffer, Long> k : e.getValue().entrySet()) {
-                    if (!(c.options.noloop() && k.getValue() == c.id())) {
+                boolean itsOwnCommand = false;
+                for (Map.Entry<ByteBuffer, Change> k : e.getValue().entrySet()) {
+                    if (!(c.options.noloop() && k.getValue().by() == c.id())) {
                         keys.add(Reply.bulk(bytes(k.getKey())));
+                        itsOwnCommand |= k.getValue().during() == c.id();
                     }
                 }
-                if (keys.isEmpty()) {
-                    continue;
-                }
-                Reply message = Reply.array(keys);
-                if (c.id() == writerId) {
-                    deferred.add(() -> send(c, message));
-                } else {
-                    send(c, message);
+                if (!keys.isEmpty()) {
+                    deliver(c, Reply.array(keys), itsOwnCommand, deferred);
                 }
             }
         }

@@ -11,14 +11,16 @@ import java.util.Set;
  * store, so that keys of different namespaces never meet), its BCAST prefixes, whether
  * {@code CLIENT CACHING} was just given, and whether its redirection target has gone.
  *
- * <p>Concurrency: guarded by the {@link ClientTracking} that owns it.
+ * <p>Concurrency: guarded by the {@link ClientTracking} that owns it; {@link #options} and
+ * {@link #caching} are also read without that lock, so they are volatile.
  */
 final class TrackedClient {
     final ClientSession session;
     final Object space;
-    TrackingOptions options;
+    /** Volatile: read without the lock by the check each command makes. */
+    volatile TrackingOptions options;
     final Set<ByteBuffer> prefixes = new LinkedHashSet<>();
-    boolean caching;
+    volatile boolean caching;
     boolean brokenRedirect;
 
     TrackedClient(ClientSession session, Object space, TrackingOptions options) {
