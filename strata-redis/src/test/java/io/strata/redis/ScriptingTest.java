@@ -250,6 +250,8 @@ class ScriptingTest extends SharedServerTestSupport {
         // As Redis's Lua, which parses a binary chunk as text: no bytecode gets in.
         assertThatThrownBy(() -> jedis.eval("return loadstring(string.dump(function() return 1 end))()"))
                 .hasMessageStartingWith("ERR user_script:1: attempt to call a nil value");
+        assertThat(jedis.eval("local f, e = load(string.dump(function() return 1 end)) return tostring(f)")).isEqualTo("nil");
+        assertThat(jedis.eval("return load('return 3')()")).isEqualTo(3L);
     }
 
     @Test

@@ -65,6 +65,11 @@ final class LuaSandbox {
             g.rawset(name, LuaValue.NIL);
         }
         g.rawset("loadstring", RedisApi.fn(a -> loadString(g, a)));
+        // luaj's load also takes precompiled chunks (its mode defaults to "bt"); Redis's Lua
+        // loads none, and crafted bytecode must not get past the sandbox: text only.
+        LuaValue load = g.rawget("load");
+        g.rawset("load", RedisApi.fn(a -> load.invoke(LuaValue.varargsOf(new LuaValue[] {a.arg(1), a.arg(2),
+                LuaValue.valueOf("t"), a.narg() >= 4 ? a.arg(4) : g}))));
         LuaCompat.install(g);
         LuaTable redis = RedisApi.create(run);
         if (registrar != null) {
