@@ -150,6 +150,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 answer(prepared.immediate());
                 continue;
             }
+            if (prepared.heldUntil() != null) {
+                holdUntilUnpaused(prepared);
+                return;
+            }
             CompletableFuture<List<Reply>> replies;
             if (prepared.joinsDataRun()) {
                 List<CommandExecutor.Prepared> run = new ArrayList<>();
@@ -187,6 +191,27 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         flush();
+    }
+
+    /**
+     * CLIENT PAUSE holds the request: the connection waits (counted among the blocked
+     * clients, as Redis counts a postponed client), then prepares it again — the pause may
+     * have been followed by another, or the request may now be refused — and goes on.
+     */
+    private void holdUntilUnpaused(CommandExecutor.Prepared prepared) {
+        running = true;
+        stats.blockedClients.incrementAndGet();
+        flush();
+        byte[][] request = prepared.heldArgs();
+        prepared.heldUntil().whenComplete((v, e) -> ctx.executor().execute(() -> {
+            stats.blockedClients.decrementAndGet();
+            running = false;
+            if (closing) {
+                return;
+            }
+            held = executor.prepare(session, request);
+            runPending();
+        }));
     }
 
     /**
