@@ -295,15 +295,6 @@ class DumpRestoreTest extends SharedServerTestSupport {
     }
 
     @Test
-    void streamPayloadsAreRefusedClearly() {
-        assertThat(restore("k", 0, seal(hex("0f00")))).isEqualTo("ERR Bad data format: stream values are not supported by this server");
-        jedis.xadd("s", redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("f", "v"));
-        assertThatThrownBy(() -> jedis.dump("s"))
-                .isInstanceOf(redis.clients.jedis.exceptions.JedisDataException.class)
-                .hasMessage("ERR DUMP of stream values is not supported by Strata's Redis-compatible server");
-    }
-
-    @Test
     void aRefusedRestoreInsideMultiWritesNothing() {
         jedis.set("busy", "v");
         Transaction t = jedis.multi();

@@ -209,4 +209,31 @@ class ProtocolHardeningTest {
             }
         }
     }
+
+    @Test
+    void aPipelineMixingLargeAndSmallRepliesGetsEachWholeAndInOrder() {
+        // Replies are gathered into shared buffers up to a size: a reply larger than that, and
+        // the small ones around it, must still arrive whole and in order.
+        byte[] large = new byte[300_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (i * 31 + 7);
+        }
+        try (Jedis j = server.jedis()) {
+            j.set("large".getBytes(), large);
+            Pipeline p = j.pipelined();
+            List<Response<byte[]>> bigs = new ArrayList<>();
+            List<Response<Long>> counts = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                counts.add(p.incr("pipelined-counter"));
+                if (i % 20 == 0) {
+                    bigs.add(p.get("large".getBytes()));
+                }
+            }
+            p.sync();
+            for (int i = 0; i < counts.size(); i++) {
+                assertThat(counts.get(i).get()).isEqualTo(i + 1L);
+            }
+            assertThat(bigs).hasSize(10).allSatisfy(r -> assertThat(r.get()).isEqualTo(large));
+        }
+    }
 }

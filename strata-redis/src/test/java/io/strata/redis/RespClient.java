@@ -81,6 +81,7 @@ final class RespClient implements AutoCloseable {
             }
             case '*':
             case '>':
+            case '~':
             case '%': {
                 int n = Integer.parseInt(line);
                 if (n < 0) {

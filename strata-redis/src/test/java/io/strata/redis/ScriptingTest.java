@@ -240,7 +240,36 @@ class ScriptingTest extends SharedServerTestSupport {
                 + "redis.log(redis.LOG_NOTICE, 'from a test') return {redis.LOG_WARNING, unpack({1, 2})}"))
                 .isEqualTo(List.of(3L, 1L, 2L));
         assertThatThrownBy(() -> jedis.eval("redis.setresp(4)")).hasMessageStartingWith("ERR RESP version must be 2 or 3. script: ");
-        assertThat(jedis.eval("return loadstring")).isNull();
+    }
+
+    @Test
+    void loadstringCompilesTextChunksOnly() {
+        assertThat(jedis.eval("return loadstring('return 1 + 1')()")).isEqualTo(2L);
+        assertThat(jedis.eval("local f, e = loadstring('return +') return {tostring(f), e}"))
+                .isEqualTo(List.of("nil", "[string \"return +\"]:1: unexpected symbol near '+'"));
+        // As Redis's Lua, which parses a binary chunk as text: no bytecode gets in.
+        assertThatThrownBy(() -> jedis.eval("return loadstring(string.dump(function() return 1 end))()"))
+                .hasMessageStartingWith("ERR user_script:1: attempt to call a nil value");
+        assertThat(jedis.eval("local f, e = load(string.dump(function() return 1 end)) return tostring(f)")).isEqualTo("nil");
+        assertThat(jedis.eval("return load('return 3')()")).isEqualTo(3L);
+    }
+
+    @Test
+    void runtimeErrorsNameWhatWasCalledOrIndexedAsLuaDoes() {
+        String[][] cases = {
+            {"redis.foo()", "attempt to call field 'foo' (a nil value)"},
+            {"local f = nil; f()", "attempt to call local 'f' (a nil value)"},
+            {"local t = {} ; t:m()", "attempt to call method 'm' (a nil value)"},
+            {"redis()", "attempt to call global 'redis' (a table value)"},
+            {"return (nil)()", "attempt to call a nil value"},
+            {"local t = nil; return t.x", "attempt to index local 't' (a nil value)"},
+            {"return redis.nope.x", "attempt to index field 'nope' (a nil value)"},
+            {"local t = {}; t.a.b = 1", "attempt to index field 'a' (a nil value)"},
+            {"local t = {}; return t[1].x", "attempt to index field '?' (a nil value)"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> jedis.eval(c[0])).as(c[0]).hasMessageStartingWith("ERR user_script:1: " + c[1] + " script: ");
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,15 +57,24 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code serve redis --port P} plus {@code args} (which choose the database); waits for the ready line (or the exit). */
     static ServerProcess startWith(String... args) throws Exception {
+        ServerProcess s = launchWith(args);
+        s.ready.get(60, TimeUnit.SECONDS);
+        return s;
+    }
+
+    /** Starts {@code serve redis --port P --dir dir} without waiting: for a test that kills it while it recovers. */
+    static ServerProcess launch(Path dir) throws IOException {
+        return launchWith("--dir", dir.toString());
+    }
+
+    private static ServerProcess launchWith(String... args) throws IOException {
         int port = freePort();
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.strata.cli.StrataCli",
                 "serve", "redis", "--port", Integer.toString(port)));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        ServerProcess s = new ServerProcess(p, port);
-        s.ready.get(60, TimeUnit.SECONDS);
-        return s;
+        return new ServerProcess(p, port);
     }
 
     boolean isReady() {
@@ -75,6 +85,73 @@ final class ServerProcess implements AutoCloseable {
         synchronized (output) {
             return String.join("\n", output);
         }
+    }
+
+    /**
+     * The Linux task id of the server's thread whose name starts with {@code name}, or -1
+     * when there is no {@code /proc} or no such thread: a crash test watches a background
+     * thread ({@link #running}) to kill the server while it works. The kernel keeps 15
+     * characters of a thread's name.
+     */
+    long threadId(String name) {
+        String comm = name.length() > 15 ? name.substring(0, 15) : name;
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var all = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) all::iterator) {
+                if (Files.readString(task.resolve("comm")).strip().equals(comm)) {
+                    return Long.parseLong(task.getFileName().toString());
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // no /proc, or a thread ended while listed
+        }
+        return -1;
+    }
+
+    /** Whether the server's thread {@code tid} is running or runnable now ({@code /proc/<pid>/task/<tid>/stat}). */
+    boolean running(long tid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "task", Long.toString(tid), "stat"));
+            // "tid (comm) S ...": the state follows the last parenthesis.
+            return stat.charAt(stat.lastIndexOf(')') + 2) == 'R';
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
+    }
+
+    /**
+     * Bytes the server has read through read system calls ({@code rchar} of
+     * {@code /proc/<pid>/io}): how far a recovery has read its log. -1 without {@code /proc}.
+     */
+    long bytesRead() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "io"))) {
+                if (line.startsWith("rchar:")) {
+                    return Long.parseLong(line.substring("rchar:".length()).trim());
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // no /proc, or the process ended
+        }
+        return -1;
+    }
+
+    /** Whether the server has one of {@code files} open (its descriptors in {@code /proc/<pid>/fd}). */
+    boolean hasOpen(java.util.Set<Path> files) {
+        try (var fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (files.contains(Files.readSymbolicLink(fd))) {
+                        return true;
+                    }
+                } catch (IOException closed) {
+                    // closed while listed
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // no /proc, or the process ended
+        }
+        return false;
     }
 
     /** {@code kill -9}. */

@@ -36,6 +36,14 @@ import java.util.Map;
  * version) see one map and pay for one walk. The walk remembers a candidate boundary every
  * {@link #CANDIDATE_BYTES} and picks among them once the total is known.
  *
+ * <p>Over a disk store holding more than {@link VersionedStore#splitWalkLimit()}, the data is not walked
+ * (gigabytes would be read for every read version that asks): sizes are the disk store's
+ * estimates plus the window's values ({@link VersionedStore#estimatedSize}), and the
+ * boundaries the store's split points at half the maximum shard size
+ * ({@link VersionedStore#splitPoints}: stored keys found from the disk's statistics), the
+ * last piece merged into the one before it when below a quarter — as FoundationDB's data
+ * distributor itself works from its storage servers' byte samples, not from the data.
+ *
  * <h2>Concurrency</h2>
  * Any reader thread may compute; the cached map is immutable and published through a
  * volatile field. Two threads computing the same version at once compute the same map.
@@ -104,6 +112,46 @@ public final class ShardMap {
     }
 
     private Shards compute(long version) {
+        if (store.onDisk()) {
+            long estimated = store.estimatedSize(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, version);
+            if (estimated > store.splitWalkLimit()) {
+                return estimate(version, estimated);
+            }
+        }
+        return walk(version);
+    }
+
+    /** The map from the disk store's statistics: see "Cost and consistency". */
+    private Shards estimate(long version, long total) {
+        long system = store.estimatedSize(ByteKeys.NORMAL_END, ByteKeys.SYSTEM_END, version);
+        List<byte[]> begins = new ArrayList<>();
+        begins.add(ByteKeys.EMPTY);
+        long max = maxShardBytes(total);
+        if (total > max) {
+            List<byte[]> points = store.splitPoints(ByteKeys.EMPTY, ByteKeys.SYSTEM_END, max / 2, version);
+            // points: the range's begin, the inner boundaries, then its end.
+            begins.addAll(points.subList(1, points.size() - 1));
+        }
+        List<Long> sizes = new ArrayList<>(begins.size());
+        for (int i = 0; i < begins.size(); i++) {
+            byte[] end = i + 1 < begins.size() ? begins.get(i + 1) : ByteKeys.SYSTEM_END;
+            sizes.add(store.estimatedSize(begins.get(i), end, version));
+        }
+        int last = begins.size() - 1;
+        if (last > 0 && sizes.get(last) < max / SHARD_BYTES_RATIO) {
+            // A last shard FoundationDB would merge away: it joins the one before it.
+            begins.remove(last);
+            sizes.set(last - 1, sizes.get(last - 1) + sizes.remove(last));
+        }
+        long[] bytes = new long[sizes.size()];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = sizes.get(i);
+        }
+        return new Shards(version, Collections.unmodifiableList(begins), bytes, total, system);
+    }
+
+    /** The map from one walk of the data at {@code version} (exact). */
+    private Shards walk(long version) {
         List<byte[]> candidates = new ArrayList<>();
         List<Long> offsets = new ArrayList<>();
         long total = 0;

@@ -6,6 +6,7 @@ import io.strata.engine.store.VersionedStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Writes checkpoints in the background so the log stays bounded and restart time does not
@@ -24,6 +25,13 @@ import java.nio.file.Path;
  * A crash at any point leaves a recoverable directory: before the rename, the old
  * checkpoint and all segments are intact; after it, recovery loads the new checkpoint and
  * skips the log records it covers, whether or not they were deleted yet.
+ *
+ * <h2>Across restarts</h2>
+ * Each run appends to a segment of its own, and recovery replays every segment the last
+ * checkpoint does not cover. So the log earlier runs left counts toward the next checkpoint
+ * ({@link #inheritedLogBytes}), and so does the size of the checkpoint already there:
+ * otherwise a database restarted — or killed — before each run wrote {@code logBytes} would
+ * never checkpoint again, and each restart would replay more than the last.
  */
 public final class Checkpointer implements AutoCloseable {
     /**
@@ -37,8 +45,13 @@ public final class Checkpointer implements AutoCloseable {
     private final VersionedStore store;
     private final long logBytes;
     private final LogMaintenance thread;
-    /** Size of the last checkpoint written: the next waits for at least this much log. */
+    /** Size of the last checkpoint written (or found at open): the next waits for at least this much log. */
     private volatile long lastCheckpointBytes;
+    /**
+     * Bytes of the segments earlier runs left, which recovery replayed and the next checkpoint
+     * will delete; 0 once a checkpoint did. Counted with this run's log toward the next one.
+     */
+    private volatile long inheritedLogBytes;
 
     public Checkpointer(Path directory, SegmentedLog log, CommitPipeline pipeline, VersionedStore store, long logBytes) {
         this.directory = directory;
@@ -46,14 +59,33 @@ public final class Checkpointer implements AutoCloseable {
         this.pipeline = pipeline;
         this.store = store;
         this.logBytes = logBytes;
+        try {
+            for (Path segment : LogReplay.segments(directory)) {
+                if (!segment.equals(log.currentSegment())) {
+                    inheritedLogBytes += Files.size(segment);
+                }
+            }
+            List<Path> checkpoints = CheckpointFile.list(directory);
+            lastCheckpointBytes = checkpoints.isEmpty() ? 0 : Files.size(checkpoints.get(0));
+        } catch (IOException e) {
+            // Only the timing of the first checkpoint depends on these: it then waits for this run's own log.
+            System.getLogger(Checkpointer.class.getName()).log(System.Logger.Level.WARNING,
+                    "cannot measure the log and checkpoint of " + directory + "; the next checkpoint waits for "
+                            + logBytes + " bytes of new log", e);
+        }
         this.thread = new LogMaintenance("strata-checkpointer", directory, "checkpoint", this::step);
+    }
+
+    /** Log the next checkpoint would let recovery skip: this run's since the last rotation, and what earlier runs left. */
+    long pendingLogBytes() {
+        return log.bytesSinceRotation() + inheritedLogBytes;
     }
 
     private void step() throws IOException, InterruptedException {
         // Waiting for as much log as the last checkpoint's size keeps the total written by
         // checkpoints proportional to the data written (not quadratic as the data grows),
         // and the log never larger than the data it would replay.
-        if (log.bytesSinceRotation() >= Math.max(logBytes, lastCheckpointBytes)) {
+        if (pendingLogBytes() >= Math.max(logBytes, lastCheckpointBytes)) {
             checkpoint();
         }
     }
@@ -68,6 +100,7 @@ public final class Checkpointer implements AutoCloseable {
         try {
             Path written = CheckpointFile.write(directory, store, version);
             lastCheckpointBytes = Files.size(written);
+            inheritedLogBytes = 0; // every segment before the rotation is deleted below
             for (Path segment : LogReplay.segments(directory)) {
                 if (!segment.equals(log.currentSegment()) && LogReplay.firstVersion(segment) <= version) {
                     Files.delete(segment);

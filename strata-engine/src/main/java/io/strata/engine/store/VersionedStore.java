@@ -669,7 +669,15 @@ public final class VersionedStore implements AutoCloseable {
     private long splitWalkLimit = 64L << 20;
     private static final long MAX_ESTIMATED_SPLIT_POINTS = 10_000;
 
-    /** Tests: walk only ranges up to {@code bytes} for split points over a disk store. */
+    /**
+     * Over a disk store, the size above which a range is estimated from the disk's statistics
+     * rather than walked, for split points and the engine's shard map.
+     */
+    public long splitWalkLimit() {
+        return splitWalkLimit;
+    }
+
+    /** Tests: walk only ranges up to {@code bytes} for split points (and the shard map) over a disk store. */
     void splitWalkLimit(long bytes) {
         splitWalkLimit = bytes;
     }

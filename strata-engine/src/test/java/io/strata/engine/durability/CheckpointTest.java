@@ -75,6 +75,40 @@ class CheckpointTest {
         }
     }
 
+    /**
+     * Regression: each run counted only its own log toward a checkpoint, so a database
+     * restarted (or killed, as CrashUnderLoadTest's memory runs are) before each run wrote the
+     * threshold never checkpointed again, and every restart replayed every earlier run's log.
+     */
+    @Test
+    void logLeftByEarlierRunsCountsTowardTheNextCheckpoint() throws Exception {
+        int perRun = 40; // about 10 KiB of log a run (258 bytes a commit): each under the 16 KiB threshold, two over it
+        try (Database db = Strata.builder().checkpointEveryLogBytes(16 << 10).open(dir)) {
+            for (int i = 0; i < perRun; i++) {
+                commitNumbered(db, i);
+            }
+            Thread.sleep(300); // three looks of the checkpointer
+            assertThat(checkpoints()).isEmpty();
+        }
+        try (Database db = Strata.builder().checkpointEveryLogBytes(16 << 10).open(dir)) {
+            for (int i = perRun; i < 2 * perRun; i++) {
+                commitNumbered(db, i);
+            }
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (checkpoints().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(checkpoints()).as("a checkpoint once both runs' log passed the threshold").hasSize(1);
+        }
+        long covered = CheckpointFile.versionOf(checkpoints().get(0));
+        for (Path segment : LogReplay.segments(dir)) {
+            assertThat(LogReplay.firstVersion(segment)).as("the first run's segment is deleted").isGreaterThan(covered);
+        }
+        try (Database db = Strata.open(dir)) {
+            assertThat(count(db)).isEqualTo(2 * perRun);
+        }
+    }
+
     @Test
     void logRecordsAlreadyInTheCheckpointAreNotAppliedAgain() throws Exception {
         try (Database db = Strata.open(dir)) {

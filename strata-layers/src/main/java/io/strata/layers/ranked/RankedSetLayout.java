@@ -4,6 +4,8 @@ import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.ByteArrayUtil;
 import com.apple.foundationdb.tuple.Tuple;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -23,8 +25,16 @@ final class RankedSetLayout {
     final Subspace subspace;
     final int levels;
     final int maxElementBytes;
+    /**
+     * Each level's prefix and end, made on first use: a layout is built for every command that
+     * opens a set, and most commands touch two or three of its levels. Filled with release
+     * writes and read with acquire reads, so that a layout shared between threads hands out
+     * only whole arrays (two threads may both make one; either is right).
+     */
     private final byte[][] prefixes;
     private final byte[][] ends;
+    private final byte[] raw;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(byte[][].class);
 
     /**
      * Each level's tuple-encoded number and the key just past it: the level prefixes are the
@@ -48,14 +58,10 @@ final class RankedSetLayout {
         this.levels = levels;
         this.prefixes = new byte[levels][];
         this.ends = new byte[levels][];
-        byte[] raw = subspace.getKey();
-        for (int k = 0; k < levels; k++) {
-            prefixes[k] = ByteArrayUtil.join(raw, LEVEL_SUFFIXES[k]);
-            ends[k] = ByteArrayUtil.join(raw, LEVEL_SUFFIX_ENDS[k]);
-        }
+        this.raw = subspace.getKey();
         // The longest level prefix, plus one byte so that "element ++ 0x00" (an exclusive range
         // end, a read conflict range end) is still a legal key for the longest element.
-        this.maxElementBytes = KEY_SIZE_LIMIT - prefixes[levels - 1].length - 1;
+        this.maxElementBytes = KEY_SIZE_LIMIT - (raw.length + LEVEL_SUFFIXES[levels - 1].length) - 1;
         if (maxElementBytes < 1) {
             throw new IllegalArgumentException("subspace prefix too long for a ranked set: " + subspace.getKey().length + " bytes");
         }
@@ -63,12 +69,12 @@ final class RankedSetLayout {
 
     /** The key of {@code element} at {@code level}; for the empty element, the level's head. */
     byte[] key(int level, byte[] element) {
-        return ByteArrayUtil.join(prefixes[level], element);
+        return ByteArrayUtil.join(prefix(level), element);
     }
 
     /** The first key after {@code element}'s at {@code level}: an exclusive end that includes the element. */
     byte[] keyAfter(int level, byte[] element) {
-        byte[] prefix = prefixes[level];
+        byte[] prefix = prefix(level);
         byte[] key = Arrays.copyOf(prefix, prefix.length + element.length + 1);
         System.arraycopy(element, 0, key, prefix.length, element.length);
         return key;
@@ -76,17 +82,32 @@ final class RankedSetLayout {
 
     /** The first key of {@code level}: its head. */
     byte[] levelBegin(int level) {
-        return prefixes[level];
+        return prefix(level);
     }
 
     /** The end of {@code level}'s keys (exclusive). */
     byte[] levelEnd(int level) {
-        return ends[level];
+        byte[] end = (byte[]) SLOT.getAcquire(ends, level);
+        if (end == null) {
+            end = ByteArrayUtil.join(raw, LEVEL_SUFFIX_ENDS[level]);
+            SLOT.setRelease(ends, level, end);
+        }
+        return end;
+    }
+
+    /** Level {@code level}'s prefix: the subspace's key and the level's tuple-encoded number. */
+    private byte[] prefix(int level) {
+        byte[] prefix = (byte[]) SLOT.getAcquire(prefixes, level);
+        if (prefix == null) {
+            prefix = ByteArrayUtil.join(raw, LEVEL_SUFFIXES[level]);
+            SLOT.setRelease(prefixes, level, prefix);
+        }
+        return prefix;
     }
 
     /** The element a key of {@code level} names. */
     byte[] element(int level, byte[] key) {
-        return Arrays.copyOfRange(key, prefixes[level].length, key.length);
+        return Arrays.copyOfRange(key, raw.length + LEVEL_SUFFIXES[level].length, key.length);
     }
 
     /** Rejects what cannot be an element (see {@link RankedSet#maxElementBytes()}). */

@@ -130,6 +130,7 @@ public final class BlockedClients implements AutoCloseable {
     /** Changed under the monitor only; concurrent so that {@link ChangedKeys} may look keys up without it. */
     private final Map<WaitKey, KeyQueue> queues = new ConcurrentHashMap<>();
     private final ChangedKeys changed = new ChangedKeys(queues);
+    private volatile java.util.function.Consumer<Transaction> onCommit = tr -> { };
     /** The last arrival number given; guarded by the monitor. */
     private long arrivals;
 
@@ -207,6 +208,15 @@ public final class BlockedClients implements AutoCloseable {
      * blocked clients before it answers the command that pushed. The watches would wake those
      * clients too; this only saves waiting for them, and orders the replies.
      */
+    /**
+     * Sets what is told of every transaction this passes on as committed — a command's
+     * ({@link #afterCommit}) or a blocked client's that was served — before its waiters are
+     * served (client-side caching sends its invalidations there).
+     */
+    public void onCommit(java.util.function.Consumer<Transaction> hook) {
+        this.onCommit = hook;
+    }
+
     public CompletableFuture<Void> afterCommit(Transaction tr) {
         CompletableFuture<Void> joined = handOn(tr, true);
         if (joined.isDone()) {
@@ -247,6 +257,7 @@ public final class BlockedClients implements AutoCloseable {
         if (tr == null) {
             return CompletableFuture.completedFuture(null);
         }
+        onCommit.accept(tr);
         Set<WaitKey> keys = changed.take(tr);
         if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(null);

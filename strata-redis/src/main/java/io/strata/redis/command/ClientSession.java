@@ -67,6 +67,8 @@ public final class ClientSession {
     }
 
     private volatile boolean scriptClient;
+    private volatile String trackingFlags = "";
+    private volatile long trackingRedirect = -1;
 
     public ClientSession(long id, String address, String localAddress, long createdMillis, boolean authenticated) {
         this.id = id;
@@ -75,6 +77,24 @@ public final class ClientSession {
         this.createdMillis = createdMillis;
         this.authenticated = authenticated;
         this.lastCommandMillis = createdMillis;
+    }
+
+    /**
+     * What CLIENT LIST shows of the connection's client-side caching: its flags ({@code t},
+     * {@code R}, {@code B}; empty when off) and {@code redir} (-1 when off). Set by
+     * {@code ClientTracking}, which owns the state.
+     */
+    public void trackingShown(String flags, long redirect) {
+        trackingFlags = flags;
+        trackingRedirect = redirect;
+    }
+
+    public String trackingFlags() {
+        return trackingFlags;
+    }
+
+    public long trackingRedirect() {
+        return trackingRedirect;
     }
 
     /** Whether this is the client a Lua script runs its commands as (Redis's CLIENT_SCRIPT). */

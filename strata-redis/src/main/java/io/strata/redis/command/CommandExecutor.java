@@ -68,11 +68,34 @@ public final class CommandExecutor {
         private final Reply immediate;
         private final Invocation invocation;
         private final long startMillis;
+        private final byte[][] heldArgs;
+        private final CompletableFuture<Void> heldUntil;
 
         private Prepared(Reply immediate, Invocation invocation, long startMillis) {
+            this(immediate, invocation, startMillis, null, null);
+        }
+
+        private Prepared(Reply immediate, Invocation invocation, long startMillis, byte[][] heldArgs,
+                         CompletableFuture<Void> heldUntil) {
             this.immediate = immediate;
             this.invocation = invocation;
             this.startMillis = startMillis;
+            this.heldArgs = heldArgs;
+            this.heldUntil = heldUntil;
+        }
+
+        /**
+         * When the request is held by CLIENT PAUSE: completes when the pause ends, and the
+         * request ({@link #heldArgs}) is then to be prepared again (its checks made anew, as
+         * Redis processes a postponed command again). Null for a request not held.
+         */
+        public CompletableFuture<Void> heldUntil() {
+            return heldUntil;
+        }
+
+        /** The held request's arguments. */
+        public byte[][] heldArgs() {
+            return heldArgs;
         }
 
         /** The reply, when no execution is needed; else null. */
@@ -143,11 +166,67 @@ public final class CommandExecutor {
         if (busy != null) {
             return new Prepared(busy(session, spec, busy), null, 0);
         }
+        CompletableFuture<Void> paused = server.pause().hold(mayWrite(session, spec, args));
+        if (paused != null) {
+            return new Prepared(null, null, 0, args, paused);
+        }
         if (session.inMulti() && !MULTI_CONTROL.contains(spec.name())) {
             session.queue(args);
             return new Prepared(Reply.QUEUED, null, 0);
         }
+        track(session, spec, args);
         return new Prepared(null, new Invocation(args, session, server.forSession(session), spec), startMillis);
+    }
+
+    /** Read-only commands whose keys are not remembered for client-side caching: Redis tracks what their scripts read. */
+    private static final Set<String> SCRIPTS_TRACK_THEMSELVES = Set.of("eval_ro", "evalsha_ro", "fcall_ro");
+
+    /**
+     * Client-side caching for a request about to run: the keys it will read are remembered
+     * for its connection now, before its transaction reads them (an EXEC's queued reads
+     * likewise), so that no change committed after the read goes unannounced; then a
+     * {@code CLIENT CACHING} given before it has been used up. Also keeps the tracking table
+     * within {@code tracking-table-max-keys}, as Redis's {@code processCommand} does.
+     */
+    private void track(ClientSession session, CommandSpec spec, byte[][] args) {
+        io.strata.redis.tracking.ClientTracking tracking = server.tracking();
+        if (!tracking.tracking(session)) {
+            return;
+        }
+        tracking.limit(server.settings().getLong("tracking-table-max-keys"));
+        if (tracking.tracksReads(session)) {
+            Object space = server.forSession(session).keys();
+            if (spec.name().equals("exec") && session.inMulti()) {
+                for (byte[][] queued : session.queued()) {
+                    CommandSpec q = server.commands().resolve(queued);
+                    if (q != null) {
+                        rememberReads(tracking, session, space, q, queued);
+                    }
+                }
+            } else {
+                rememberReads(tracking, session, space, spec, args);
+            }
+        }
+        if (!spec.name().startsWith("client|")) {
+            tracking.commandDone(session);
+        }
+    }
+
+    private static void rememberReads(io.strata.redis.tracking.ClientTracking tracking, ClientSession session, Object space,
+                                      CommandSpec spec, byte[][] args) {
+        if (!spec.has(CommandFlag.READONLY) || spec.has(CommandFlag.PUBSUB) || SCRIPTS_TRACK_THEMSELVES.contains(spec.name())) {
+            return;
+        }
+        tracking.remember(session, space, keysOf(spec, args));
+    }
+
+    /** The key names of a request, as COMMAND GETKEYS finds them. */
+    public static List<byte[]> keysOf(CommandSpec spec, byte[][] args) {
+        List<byte[]> keys = new ArrayList<>();
+        for (KeySpecs.KeyRef k : KeySpecs.keys(spec, args)) {
+            keys.add(args[k.position()]);
+        }
+        return keys;
     }
 
     /**
@@ -220,6 +299,9 @@ public final class CommandExecutor {
     /** Executes one request of {@code session}; the future never fails: errors are error replies. */
     public CompletableFuture<Reply> execute(ClientSession session, byte[][] args) {
         Prepared p = prepare(session, args);
+        if (p.heldUntil() != null) {
+            return p.heldUntil().thenCompose(ignored -> execute(session, args));
+        }
         return p.immediate() != null ? CompletableFuture.completedFuture(p.immediate()) : run(p);
     }
 
@@ -397,6 +479,45 @@ public final class CommandExecutor {
      */
     private boolean writes(ClientSession session, CommandSpec spec) {
         return spec.isWrite() || execHolds(session, spec, CommandSpec::isWrite);
+    }
+
+    /**
+     * Whether CLIENT PAUSE WRITE holds the request, as Redis's {@code is_may_replicate_command}:
+     * a command flagged {@code write} or {@code may_replicate}, or EXEC of a transaction that
+     * queued one. A script counts by its own flags ({@code evalGetCommandFlags}): EVAL and EVALSHA
+     * of a script declaring {@code no-writes} do not write; FCALL is decided when its function is
+     * found, inside the call ({@code Functions}), so it is never held here.
+     */
+    private boolean mayWrite(ClientSession session, CommandSpec spec, byte[][] args) {
+        if (spec.name().equals("exec") && session.inMulti()) {
+            for (byte[][] queued : session.queued()) {
+                CommandSpec q = server.commands().resolve(queued);
+                if (q != null && mayWrite(q, queued)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return mayWrite(spec, args);
+    }
+
+    private boolean mayWrite(CommandSpec spec, byte[][] args) {
+        switch (spec.name()) {
+            case "eval":
+                try {
+                    return !io.strata.redis.scripting.ScriptFlags.of(args[1]).noWrites();
+                } catch (RedisException e) {
+                    return false; // a bad shebang: the command answers its error at once
+                }
+            case "evalsha":
+                io.strata.redis.scripting.CompiledScript script = server.scripts().cache()
+                        .get(new String(args[1], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT));
+                return script == null || !script.flags().noWrites();
+            case "fcall":
+                return false;
+            default:
+                return spec.isWrite() || spec.has(CommandFlag.MAY_REPLICATE);
+        }
     }
 
     /**

@@ -60,7 +60,7 @@ final class CommandNames<V> {
         return h ^ (h >>> 16);
     }
 
-    private static boolean foldedEquals(byte[] lowerName, byte[] b) {
+    static boolean foldedEquals(byte[] lowerName, byte[] b) {
         if (lowerName.length != b.length) {
             return false;
         }

@@ -66,10 +66,30 @@ public final class CommandTable {
     }
 
     private final Map<String, Map.Entry<Integer, ObjectStager>> objectStagers = new HashMap<>();
+    /** The names in {@link #objectStagers}, lower-case bytes: a handful, checked before any lookup. */
+    private byte[][] objectStagerNames = new byte[0][];
 
     /** Declares that {@code command}'s argument {@code position} may stand for a value {@code stager} stages. */
     public void stagesObjectOf(String command, int position, ObjectStager stager) {
-        objectStagers.put(command.toLowerCase(Locale.ROOT), Map.entry(position, stager));
+        String name = command.toLowerCase(Locale.ROOT);
+        if (objectStagers.put(name, Map.entry(position, stager)) == null) {
+            objectStagerNames = java.util.Arrays.copyOf(objectStagerNames, objectStagerNames.length + 1);
+            objectStagerNames[objectStagerNames.length - 1] = name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /**
+     * Whether a request named {@code requestName} (any case) may have an object to stage: false
+     * for every command but the few declared with {@link #stagesObjectOf}, without the cost of a
+     * command lookup, which every request of every batch would otherwise pay again.
+     */
+    public boolean mayStageObject(byte[] requestName) {
+        for (byte[] name : objectStagerNames) {
+            if (name.length == requestName.length && CommandNames.foldedEquals(name, requestName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The argument position and stager {@code command} declared with {@link #stagesObjectOf}, or null. */

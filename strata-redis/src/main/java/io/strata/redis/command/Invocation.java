@@ -123,6 +123,10 @@ public final class Invocation {
         synchronized (this) {
             pending = new ArrayList<>();
         }
+        if (tr != null && !session.scriptClient()) {
+            // Its changes are this connection's (a script's calls count as its caller's).
+            server.tracking().running(tr, session);
+        }
         CompletableFuture<Reply> reply;
         try {
             reply = spec.handler().execute(this, tr);
@@ -152,6 +156,9 @@ public final class Invocation {
             public CompletableFuture<Reply> attempt(com.apple.foundationdb.Transaction tr, boolean first,
                                                     java.util.function.Predicate<byte[]> waitedOn) {
                 long start = System.nanoTime();
+                if (tr != null) {
+                    server.tracking().running(tr, session);
+                }
                 CompletableFuture<Reply> tried;
                 try {
                     tried = attempt.attempt(tr, first, waitedOn);

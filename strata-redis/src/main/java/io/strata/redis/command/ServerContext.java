@@ -102,6 +102,12 @@ public interface ServerContext {
     /** Lua scripting: the script cache and the scripts running now (BUSY, SCRIPT KILL). */
     io.strata.redis.scripting.Scripts scripts();
 
+    /** CLIENT PAUSE: whether commands are held now. */
+    ClientPause pause();
+
+    /** Client-side caching (CLIENT TRACKING): who caches which keys, and their invalidations. */
+    io.strata.redis.tracking.ClientTracking tracking();
+
     /** The server's 40-character random id for this run ({@code run_id} in INFO). */
     String runId();
 }

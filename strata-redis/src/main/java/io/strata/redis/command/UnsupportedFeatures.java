@@ -7,9 +7,9 @@ import java.util.Set;
 /**
  * The Redis 7.0 features this server does not offer, by command name (or
  * {@code container|subcommand}), so that the {@code ERR unknown command} or subcommand reply
- * says why: modules, replication, cluster mode's RESTORE-ASKING, client-side caching and
- * client pausing (docs/redis.md, "Not supported"). CLUSTER, ASKING, READONLY and READWRITE are
- * commands here, answering as a Redis without cluster support does.
+ * says why: modules, replication and cluster mode's RESTORE-ASKING (docs/redis.md, "Not
+ * supported"). CLUSTER, ASKING, READONLY and READWRITE are commands here, answering as a Redis
+ * without cluster support does.
  * Consulted only for names the command table lacks, so a group that implements one of them
  * later needs no change here.
  */
@@ -17,10 +17,7 @@ public final class UnsupportedFeatures {
     private static final Map<String, Set<String>> FEATURES = Map.of(
             "modules are", Set.of("module"),
             "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
-            "cluster mode is", Set.of("restore-asking"),
-            "client-side caching (CLIENT TRACKING) is", Set.of("client|tracking", "client|caching", "client|getredir",
-                    "client|trackinginfo"),
-            "pausing clients (CLIENT PAUSE) is", Set.of("client|pause", "client|unpause"));
+            "cluster mode is", Set.of("restore-asking"));
 
     private UnsupportedFeatures() {
     }

@@ -84,6 +84,9 @@ final class ValueStaging {
     private void stageObjects(ServerContext server, List<byte[][]> requests, int db, List<byte[][]> large,
                               List<CompletableFuture<?>> staging) {
         for (byte[][] args : requests) {
+            if (!commands.get().mayStageObject(args[0])) {
+                continue;
+            }
             CommandSpec spec = commands.get().lookup(args[0]);
             Map.Entry<Integer, CommandTable.ObjectStager> stager = spec == null ? null : commands.get().objectStager(spec.name());
             if (stager == null || stager.getKey() >= args.length) {

@@ -4,11 +4,14 @@ import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
 import io.strata.redis.acl.AclText;
+import io.strata.redis.command.ClientPause;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
+import io.strata.redis.tracking.ClientTracking;
+import io.strata.redis.tracking.TrackingOptions;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +44,101 @@ public final class ClientCommand {
         t.addSubcommand("client", "no-evict", 3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
         t.addSubcommand("client", "no-touch", 3, "noscript loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
         t.addSubcommand("client", "unblock", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(unblock(inv)));
+        t.addSubcommand("client", "tracking", -3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(tracking(inv)));
+        t.addSubcommand("client", "caching", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
+            String yesNo = inv.option(2);
+            if (!yesNo.equals("YES") && !yesNo.equals("NO")) {
+                throw RedisException.syntax();
+            }
+            inv.server().tracking().caching(inv.session(), yesNo.equals("YES"));
+            return done(Reply.OK);
+        });
+        t.addSubcommand("client", "getredir", 2, info, 0, 0, 0, "connection", LOCAL, (inv, tr) ->
+                done(Reply.integer(inv.server().tracking().redirection(inv.session()))));
+        t.addSubcommand("client", "trackinginfo", 2, info, 0, 0, 0, "connection", LOCAL, (inv, tr) ->
+                done(inv.server().tracking().info(inv.session())));
+        t.addSubcommand("client", "pause", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(pause(inv)));
+        t.addSubcommand("client", "unpause", 2, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) ->
+                inv.server().pause().unpause().thenApply(ignored -> Reply.OK));
         t.addSubcommand("client", "help", 2, "loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(help()));
+    }
+
+    /**
+     * CLIENT TRACKING ON|OFF [REDIRECT id] [PREFIX p ...] [BCAST] [OPTIN] [OPTOUT] [NOLOOP]:
+     * options parsed as Redis's {@code clientCommand} parses them, then checked by
+     * {@link ClientTracking#enable}.
+     */
+    private static Reply tracking(Invocation inv) {
+        long redirect = 0;
+        boolean bcast = false;
+        boolean optin = false;
+        boolean optout = false;
+        boolean noloop = false;
+        List<byte[]> prefixes = new ArrayList<>();
+        for (int j = 3; j < inv.argc(); j++) {
+            boolean more = j + 1 < inv.argc();
+            String opt = inv.option(j);
+            if (opt.equals("REDIRECT") && more) {
+                j++;
+                if (redirect != 0) {
+                    throw new RedisException("ERR A client can only redirect to a single other client");
+                }
+                redirect = inv.longArg(j);
+                if (!clientExists(inv, redirect)) {
+                    throw new RedisException("ERR The client ID you want redirect to does not exist");
+                }
+            } else if (opt.equals("BCAST")) {
+                bcast = true;
+            } else if (opt.equals("OPTIN")) {
+                optin = true;
+            } else if (opt.equals("OPTOUT")) {
+                optout = true;
+            } else if (opt.equals("NOLOOP")) {
+                noloop = true;
+            } else if (opt.equals("PREFIX") && more) {
+                prefixes.add(inv.arg(++j));
+            } else {
+                throw RedisException.syntax();
+            }
+        }
+        ClientTracking tracking = inv.server().tracking();
+        switch (inv.option(2)) {
+            case "ON" -> tracking.enable(inv.session(), inv.server().keys(),
+                    new TrackingOptions(redirect, bcast, optin, optout, noloop, prefixes));
+            case "OFF" -> tracking.disable(inv.session());
+            default -> throw RedisException.syntax();
+        }
+        return Reply.OK;
+    }
+
+    private static boolean clientExists(Invocation inv, long id) {
+        for (ClientSession c : inv.server().clients()) {
+            if (c.id() == id) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** CLIENT PAUSE timeout [WRITE|ALL]: Redis's checks, mode before timeout. */
+    private static Reply pause(Invocation inv) {
+        if (inv.argc() > 4) {
+            throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'pause'. Try CLIENT HELP.");
+        }
+        ClientPause.Mode mode = ClientPause.Mode.ALL;
+        if (inv.argc() == 4) {
+            switch (inv.option(3)) {
+                case "WRITE" -> mode = ClientPause.Mode.WRITE;
+                case "ALL" -> mode = ClientPause.Mode.ALL;
+                default -> throw new RedisException("ERR CLIENT PAUSE mode must be WRITE or ALL");
+            }
+        }
+        long timeout = inv.longArg(2, "ERR timeout is not an integer or out of range");
+        if (timeout < 0) {
+            throw new RedisException("ERR timeout is negative");
+        }
+        inv.server().pause().pause(timeout, mode);
+        return Reply.OK;
     }
 
     /** CLIENT REPLY ON|OFF|SKIP: OFF and SKIP get no reply themselves, as in Redis. */
@@ -134,12 +231,12 @@ public final class ClientCommand {
                 + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
                 + " ssub=" + c.shardSubscriptions() + " multi=" + (c.inMulti() ? 0 : -1)
                 + " qbuf=" + queryBytes + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
-                + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=-1 resp=" + c.protocol();
+                + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=" + c.trackingRedirect() + " resp=" + c.protocol();
     }
 
-    /** CLIENT LIST's flags: P subscribed, x in MULTI, b blocked, N none. */
+    /** CLIENT LIST's flags: P subscribed, x in MULTI, b blocked, t/R/B client-side caching, N none. */
     private static String flags(ClientSession c) {
-        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "") + (c.blocked() ? "b" : "");
+        String f = (c.subscribed() ? "P" : "") + (c.inMulti() ? "x" : "") + (c.blocked() ? "b" : "") + c.trackingFlags();
         return f.isEmpty() ? "N" : f;
     }
 
@@ -257,9 +354,16 @@ public final class ClientCommand {
             "KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, USER, SKIPME.",
             "LIST [options ...]", "    Return information about client connections. Options: TYPE, ID.",
             "NO-EVICT (ON|OFF)", "    Accepted; this server does not evict.",
+            "PAUSE <timeout> [WRITE|ALL]", "    Suspend all, or just write, clients for <timeout> milliseconds.",
             "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
             "SETNAME <name>", "    Assign the name <name> to the current connection.",
+            "CACHING (YES|NO)", "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+            "GETREDIR", "    Return the client ID we are redirecting to when tracking is enabled.",
+            "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]", "         [OPTIN] [OPTOUT] [NOLOOP]",
+            "    Control server assisted client side caching.",
+            "TRACKINGINFO", "    Report tracking status for the current connection.",
             "UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
+            "UNPAUSE", "    Stop the current client pause, resuming traffic.",
             "HELP", "    Print this help."}) {
             lines.add(Reply.simple(l));
         }

@@ -22,6 +22,7 @@ public final class CommandGroups {
         RandomKeyCommand.register(table);
         KeyCopyCommands.register(table);
         DumpRestoreCommands.register(table);
+        MigrateCommand.register(table);
         ObjectCommand.register(table);
         SortCommand.register(table);
         BitCommands.register(table);

@@ -155,6 +155,7 @@ final class ConnectionCommands {
         s.deauthenticate(inv.server().acl().defaultUserOpen());
         s.repliesOn();
         inv.server().monitors().remove(s.id());
+        inv.server().tracking().disable(s);
         // Subscriptions end without confirmations; the reply waits until they are unregistered.
         return inv.server().pubsub().reset(s).thenApply(ignored -> Reply.simple("RESET"));
     }

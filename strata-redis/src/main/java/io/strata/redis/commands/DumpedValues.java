@@ -2,9 +2,9 @@ package io.strata.redis.commands;
 
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.ReadTransaction;
+import com.apple.foundationdb.Transaction;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
-import io.strata.redis.protocol.RedisException;
 import io.strata.redis.rdb.RdbValue;
 
 import java.util.ArrayList;
@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Reads a key's whole value, whatever its type, as an {@link RdbValue} for DUMP: a string's
  * bytes, a list's elements in order, a set's members (in id order), a hash's fields and
- * values (in field order), a sorted set's members and scores (in rank order).
+ * values (in field order), a sorted set's members and scores (in rank order), a stream's
+ * entries, groups, PELs and consumers ({@code DumpedStream}).
  *
  * <p>Concurrency: every read is in the caller's transaction (serializable), so the value is
  * one consistent snapshot of the key. Limits: one transaction reads the whole value, so a
@@ -24,7 +25,7 @@ final class DumpedValues {
     private DumpedValues() {
     }
 
-    static CompletableFuture<RdbValue> read(ReadTransaction tr, KeyStore keys, int db, KeyMeta meta) {
+    static CompletableFuture<RdbValue> read(Transaction tr, KeyStore keys, int db, KeyMeta meta) {
         switch (meta.type()) {
             case STRING:
                 return StringValues.read(tr, keys, db, meta).thenApply(RdbValue.StringValue::new);
@@ -37,9 +38,7 @@ final class DumpedValues {
             case ZSET:
                 return zset(tr, keys, db, meta);
             case STREAM:
-                // Redis 7.0 serializes streams as listpacks of delta-encoded entries with their
-                // consumer groups (RDB_TYPE_STREAM_LISTPACKS_2); not written by this server yet.
-                throw new RedisException("ERR DUMP of stream values is not supported by Strata's Redis-compatible server");
+                return io.strata.redis.streams.DumpedStream.read(tr, keys, db, meta);
             default:
                 throw new IllegalStateException("no DUMP for " + meta.type());
         }

@@ -121,7 +121,7 @@ final class InfoSections {
         field("client_recent_max_input_buffer", 0);
         field("client_recent_max_output_buffer", 0);
         field("blocked_clients", stats.blockedClients.get());
-        field("tracking_clients", 0);
+        field("tracking_clients", server.tracking().clientCount());
         field("clients_in_timeout_table", 0);
     }
 
@@ -303,9 +303,9 @@ final class InfoSections {
         field("active_defrag_key_misses", 0);
         field("total_active_defrag_time", 0);
         field("current_active_defrag_time", 0);
-        field("tracking_total_keys", 0);
-        field("tracking_total_items", 0);
-        field("tracking_total_prefixes", 0);
+        field("tracking_total_keys", server.tracking().totalKeys());
+        field("tracking_total_items", server.tracking().totalItems());
+        field("tracking_total_prefixes", server.tracking().totalPrefixes());
         field("unexpected_error_replies", 0);
         field("total_error_replies", stats.totalErrorReplies.sum());
         field("dump_payload_sanitizations", 0);

@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Writes a decoded {@link RdbValue} as a key of this server, in each type's own layout
  * (strings as {@link StringValues}, lists as {@link ListValue}, sets as {@link SetValues},
- * hashes as {@link HashObject}, sorted sets as {@link ZSetObject}), under a new object id,
+ * hashes as {@link HashObject}, sorted sets as {@link ZSetObject}, streams as
+ * {@code RestoredStream}), under a new object id,
  * then the key's metadata through {@link KeyStore#put} (which clears the replaced value,
  * moves the expiry index and the WATCH stamp, and wakes blocked clients).
  *
@@ -91,6 +92,8 @@ final class RestoredValues {
                 }
                 bytes += hashFieldBytes(p, f, v);
             }
+        } else if (value instanceof RdbValue.StreamData s) {
+            bytes += io.strata.redis.streams.RestoredStream.bytesToStore(s, p, (k, v) -> written((int) k, (int) v));
         } else if (value instanceof RdbValue.ZSetValue z) {
             // The member limit under the longest possible object id: never more than ZADD allows.
             ZSetObject probe = new ZSetObject(keys.keyspace().object(db, LONGEST_ID));
@@ -142,6 +145,9 @@ final class RestoredValues {
                                          HashObject.SmallLimits hashLimits) {
         if (value instanceof RdbValue.StringValue s) {
             return StringValues.write(tr, keys, db, key, old, s.value(), expireAt);
+        }
+        if (value instanceof RdbValue.StreamData s) {
+            return io.strata.redis.streams.RestoredStream.write(tr, keys, db, key, old, s, expireAt);
         }
         if (value instanceof RdbValue.SetValue s) {
             // Intern first: its reads and writes are the set's only dependency on other keys.

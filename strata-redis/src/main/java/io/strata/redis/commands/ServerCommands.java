@@ -142,6 +142,8 @@ final class ServerCommands {
         } else {
             inv.server().keys().flush(tr, inv.db());
         }
+        // Clients caching keys hear that every key is invalid, once the flush has committed.
+        inv.server().tracking().flushed(tr);
         return done(Reply.OK);
     }
 }

@@ -72,7 +72,8 @@ final class StagedCollections {
     private static RdbValue largeValue(KeyStore keys, byte[] payload, int db) {
         try {
             RdbValue value = DumpRestoreCommands.decode(payload);
-            if (value instanceof RdbValue.StringValue) {
+            if (value instanceof RdbValue.StringValue || value instanceof RdbValue.StreamData) {
+                // Strings are staged as SET stages them; a stream is not staged (RESTORE refuses one too large).
                 return null;
             }
             return RestoredValues.bytesToStore(keys, db, value) > StringValues.MAX_IN_TRANSACTION ? value : null;

@@ -138,6 +138,7 @@ final class StringCommands {
                     } else {
                         inv.keyspaceEvent(tr, NEW, "new", key);
                     }
+                    keys(inv).expiredAtOnce(tr, db, key);
                 } else {
                     inv.await(StringValues.writeArgument(inv, tr, db, key, old, value, at));
                 }

@@ -31,7 +31,13 @@ import java.util.function.Function;
  */
 public final class ServerSettings {
     /** Parameters whose value stays what is true of Strata whatever CONFIG SET says. */
-    private static final Map<String, String> PINNED = Map.of("appendonly", "no", "save", "");
+    private static final Map<String, String> PINNED = Map.of("appendonly", "no");
+    /**
+     * Parameters that start at what is true of Strata, whatever Redis's default or the
+     * configuration file says, but then keep what CONFIG SET gives them (without effect), as
+     * Redis's own tests set {@code save} and read it back.
+     */
+    private static final Map<String, String> START_AS = Map.of("save", "");
     private static final Set<String> GLOB_CHARACTERS = Set.of("*", "?", "[");
 
     private final ConfigCatalog catalog;
@@ -60,7 +66,7 @@ public final class ServerSettings {
         this.userNamespaces = startup.userNamespaces();
         this.storage = startup.storage();
         for (ConfigParameter p : catalog.parameters()) {
-            values.put(p.name(), PINNED.getOrDefault(p.name(), p.defaultValue()));
+            values.put(p.name(), PINNED.getOrDefault(p.name(), START_AS.getOrDefault(p.name(), p.defaultValue())));
         }
         values.put("dir", workingDirectory);
         for (Map.Entry<String, String> e : startup.parameters().entrySet()) {
@@ -70,7 +76,7 @@ public final class ServerSettings {
             }
             try {
                 String v = p.type().canonical(e.getValue(), values.get(p.name()));
-                values.put(p.name(), PINNED.getOrDefault(p.name(), v));
+                values.put(p.name(), PINNED.getOrDefault(p.name(), START_AS.getOrDefault(p.name(), v)));
             } catch (ConfigException ex) {
                 throw new IllegalArgumentException("'" + e.getKey() + " " + e.getValue() + "': " + ex.getMessage());
             }

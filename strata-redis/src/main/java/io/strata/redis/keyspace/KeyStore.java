@@ -55,6 +55,13 @@ public final class KeyStore {
     @FunctionalInterface
     public interface ChangeListener {
         void changed(Transaction tr, int db, byte[] key);
+
+        /**
+         * The change just reported for {@code key} was its deletion because its expiry had
+         * passed: no client made it, whichever command's transaction found it expired.
+         */
+        default void expired(Transaction tr, int db, byte[] key) {
+        }
     }
     private final StringInterner members;
 
@@ -186,7 +193,24 @@ public final class KeyStore {
     /** Deletes a key whose expiry has passed (a write found it, or active expiry) and publishes {@code expired}. */
     public void expire(Transaction tr, int db, byte[] key, KeyMeta old) {
         delete(tr, db, key, old);
+        ChangeListener l = changeListener;
+        if (l != null) {
+            l.expired(tr, db, key);
+        }
         events.publish(tr, NotifyKeyspaceEvents.EXPIRED, "expired", db, key);
+    }
+
+    /**
+     * A write gave the key an expiry already past, so it is not stored (or was just deleted):
+     * moves its stamp, as storing it would have, and tells the listeners it expired — a change
+     * of no client, as when Redis stores the key and finds it expired afterwards.
+     */
+    public void expiredAtOnce(Transaction tr, int db, byte[] key) {
+        touch(tr, db, key);
+        ChangeListener l = changeListener;
+        if (l != null) {
+            l.expired(tr, db, key);
+        }
     }
 
     /**
@@ -303,9 +327,22 @@ public final class KeyStore {
         }
     }
 
-    /** Sets the one listener told of every change ({@link #touch}); null for none. */
-    public void listen(ChangeListener listener) {
-        this.changeListener = listener;
+    /** Adds a listener told of every change ({@link #touch}), after those added before it. */
+    public synchronized void listen(ChangeListener listener) {
+        ChangeListener before = changeListener;
+        this.changeListener = before == null ? listener : new ChangeListener() {
+            @Override
+            public void changed(Transaction tr, int db, byte[] key) {
+                before.changed(tr, db, key);
+                listener.changed(tr, db, key);
+            }
+
+            @Override
+            public void expired(Transaction tr, int db, byte[] key) {
+                before.expired(tr, db, key);
+                listener.expired(tr, db, key);
+            }
+        };
     }
 
     /**

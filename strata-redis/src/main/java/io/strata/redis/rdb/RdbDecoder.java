@@ -17,12 +17,13 @@ import java.util.Set;
  * from every encoding Redis 7.0 loads: strings (raw, integer, LZF); lists as plain
  * (type 1), ziplist (10), quicklist of ziplists (14) and quicklist 2 of listpacks or plain
  * nodes (18); sets plain (2) and intset (11); sorted sets with text (3) or binary (5) scores,
- * ziplist (12) and listpack (17); hashes plain (4), zipmap (9), ziplist (13), listpack (16).
+ * ziplist (12) and listpack (17); hashes plain (4), zipmap (9), ziplist (13), listpack (16);
+ * streams (15, 19: {@link StreamPayload}).
  *
  * <p>As Redis: an empty collection and duplicate members or fields are a
  * {@link RdbFormatException} ("Bad data format"), as is a NaN score. Unlike Redis with
  * {@code sanitize-dump-payload no}, the compact encodings are always checked deeply, since
- * every entry is copied out. Streams and module values are
+ * every entry is copied out. Module values are
  * {@link UnsupportedValueException}s. Bytes after the value (before the footer) are ignored,
  * as Redis ignores them.
  */
@@ -71,8 +72,7 @@ public final class RdbDecoder {
             case LIST_QUICKLIST: case LIST_QUICKLIST_2: return quicklist(in, type == LIST_QUICKLIST_2);
             case HASH_LISTPACK: return hash(Listpack.entries(in.readString()));
             case ZSET_LISTPACK: return zsetOfPairs(Listpack.entries(in.readString()));
-            case STREAM_LISTPACKS: case STREAM_LISTPACKS_2:
-                throw new UnsupportedValueException("stream values are not supported by this server");
+            case STREAM_LISTPACKS: case STREAM_LISTPACKS_2: return StreamPayload.read(in, type == STREAM_LISTPACKS_2);
             case MODULE: case MODULE_2:
                 throw new UnsupportedValueException("module values are not supported by this server");
             default:

@@ -3,6 +3,7 @@ package io.strata.redis.rdb;
 import io.strata.redis.rdb.RdbValue.HashValue;
 import io.strata.redis.rdb.RdbValue.ListValue;
 import io.strata.redis.rdb.RdbValue.SetValue;
+import io.strata.redis.rdb.RdbValue.StreamData;
 import io.strata.redis.rdb.RdbValue.StringValue;
 import io.strata.redis.rdb.RdbValue.ZSetValue;
 
@@ -12,7 +13,7 @@ import java.util.List;
  * Writes a DUMP payload, in encodings Redis 7.0 loads (checked against redis-server
  * 7.0.15): strings as RDB type 0, lists as the plain list (type 1: a length and the
  * elements), sets as the plain set (2), hashes as the plain hash (4), sorted sets as ZSET_2
- * (5: binary scores). Redis 7.0 itself writes the compact encodings for small values
+ * (5: binary scores), streams as Redis 7.0 writes them (19, {@link StreamPayload}). Redis 7.0 itself writes the compact encodings for small values
  * (listpacks, intsets, quicklist nodes); on loading a plain value it converts it to those
  * under its own thresholds, so both are equally good inputs to RESTORE.
  *
@@ -50,6 +51,9 @@ public final class RdbEncoder {
                 out.writeString(z.members().get(i));
                 out.writeBinaryDouble(z.scores().get(i));
             }
+        } else if (value instanceof StreamData s) {
+            out.writeByte(RdbDecoder.STREAM_LISTPACKS_2);
+            StreamPayload.write(out, s);
         }
         return DumpPayload.seal(out.toByteArray());
     }

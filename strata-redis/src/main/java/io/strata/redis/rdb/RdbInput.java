@@ -54,8 +54,22 @@ final class RdbInput {
         }
     }
 
+    /** Redis's {@code rdbLoadMillisecondTime} at RDB version 9 and later: 8 bytes, little-endian. */
+    long readMillisecondTime() {
+        return readLittleEndianSigned(8);
+    }
+
     /** A length; a special string encoding here is an error. */
     long readLength() {
+        long len = readUnsignedLength();
+        if (len < 0) {
+            throw new RdbFormatException("length out of range");
+        }
+        return len;
+    }
+
+    /** A length as an unsigned 64-bit number (a stream ID's parts): the bits, which may read as negative. */
+    long readUnsignedLength() {
         long[] encoded = new long[1];
         long len = readLengthOrEncoding(encoded);
         if (encoded[0] != 0) {
@@ -77,11 +91,7 @@ final class RdbInput {
                     return readBigEndian(4);
                 }
                 if (first == 0x81) {
-                    long v = readBigEndian(8);
-                    if (v < 0) {
-                        throw new RdbFormatException("length out of range");
-                    }
-                    return v;
+                    return readBigEndian(8);
                 }
                 throw new RdbFormatException("unknown length encoding " + first);
             default:

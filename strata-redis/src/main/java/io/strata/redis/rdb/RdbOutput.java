@@ -30,6 +30,26 @@ final class RdbOutput {
         }
     }
 
+    /** A length as an unsigned 64-bit number (a stream ID's parts, a counter of -1). */
+    void writeUnsignedLength(long len) {
+        if (Long.compareUnsigned(len, 0xFFFFFFFFL) > 0) {
+            out.write(0x81);
+            writeBigEndian(len, 8);
+        } else {
+            writeLength(len);
+        }
+    }
+
+    /** Bytes as they are, no length. */
+    void writeRaw(byte[] b) {
+        out.writeBytes(b);
+    }
+
+    /** Redis's {@code rdbSaveMillisecondTime}: 8 bytes, little-endian. */
+    void writeMillisecondTime(long ms) {
+        writeLittleEndian(ms, 8);
+    }
+
     void writeString(byte[] s) {
         if (s.length <= 11 && writeAsInteger(s)) {
             return;

@@ -244,7 +244,33 @@ public final class Functions {
             return parse(inv, code);
         }).thenApply(library -> job(library, name, argv, readOnlyCommand));
         byte[] firstKey = argv.length > 3 && Numbers.isLong(argv[2]) && Long.parseLong(new String(argv[2])) > 0 ? argv[3] : null;
-        return scripts.run(task, inv, tr, firstKey);
+        CompletableFuture<Reply> result = scripts.run(task, inv, tr, firstKey);
+        if (tr != null) {
+            return result;
+        }
+        // Held by CLIENT PAUSE WRITE once the function turned out to be one that may write:
+        // the call runs again, from the start, when the pause ends.
+        return result.exceptionallyCompose(e -> {
+            Throwable cause = CommandExecutor.unwrap(e);
+            if (!(cause instanceof Paused)) {
+                return CompletableFuture.failedFuture(cause);
+            }
+            server.stats().blockedClients.incrementAndGet();
+            return ((Paused) cause).until.thenCompose(ignored -> {
+                server.stats().blockedClients.decrementAndGet();
+                return call(inv, null, readOnlyCommand);
+            });
+        });
+    }
+
+    /** A function that may write met CLIENT PAUSE WRITE before it ran. */
+    private static final class Paused extends RuntimeException {
+        final CompletableFuture<Void> until;
+
+        Paused(CompletableFuture<Void> until) {
+            super("held by CLIENT PAUSE", null, false, false);
+            this.until = until;
+        }
     }
 
     private Scripts.Job job(Library library, String name, byte[][] argv, boolean readOnlyCommand) {
@@ -272,6 +298,10 @@ public final class Functions {
         }
         if (!readOnlyCommand && !function.noWrites() && Replicas.tooFewForWrites(server.settings())) {
             throw new RedisException(Replicas.NOREPLICAS);
+        }
+        CompletableFuture<Void> paused = readOnlyCommand || function.noWrites() ? null : server.pause().hold(true);
+        if (paused != null) {
+            throw new Paused(paused);
         }
         List<byte[]> keys = Arrays.asList(argv).subList(3, 3 + (int) numkeys);
         List<byte[]> args = Arrays.asList(argv).subList(3 + (int) numkeys, argv.length);

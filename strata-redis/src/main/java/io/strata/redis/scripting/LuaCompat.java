@@ -48,7 +48,8 @@ final class LuaCompat {
     /** Runtime errors of {@code g}'s code worded as Lua words them. */
     static void installErrorText(Globals g) {
         // luaj writes a runtime error's position as "@user_script:1 message"; Lua (and Redis) as "user_script:1: message".
-        g.running.errorfunc = RedisApi.fn(a -> LuaValue.valueOf(luaPosition(a.arg1().tojstring())));
+        g.running.errorfunc = RedisApi.fn(a -> LuaValue.valueOf(luaPosition(a.arg1().tojstring(),
+                call -> g.debuglib instanceof ScriptHook ? ((ScriptHook) g.debuglib).nameOfFailedOperand(call) : null)));
     }
 
     private static LuaValue tostring(Globals g, LuaValue v) {
@@ -104,18 +105,39 @@ final class LuaCompat {
     }
 
     static String luaPosition(String luajMessage) {
-        Matcher m = LUAJ_POSITION.matcher(luajMessage);
-        return m.matches() ? m.group(1) + ":" + m.group(2) + ": " + luaWords(m.group(3)) : luajMessage;
+        return luaPosition(luajMessage, call -> null);
     }
 
-    private static final Pattern LUAJ_CALL = Pattern.compile("^attempt to call (nil|boolean|number|string|table)$");
+    /**
+     * A luaj runtime error as Lua words it: {@code user_script:1: } before the message, and the
+     * message in Lua's words, naming what was called or indexed as {@code names} finds it (given
+     * whether the failure was a call; null when Lua would not name it).
+     */
+    static String luaPosition(String luajMessage, java.util.function.Function<Boolean, String> names) {
+        Matcher m = LUAJ_POSITION.matcher(luajMessage);
+        return m.matches() ? m.group(1) + ":" + m.group(2) + ": " + luaWords(m.group(3), names) : luajMessage;
+    }
+
+    private static final Pattern LUAJ_CALL = Pattern.compile("^attempt to call (nil|boolean|number|string|table|function|userdata|thread)$");
+    private static final Pattern LUAJ_INDEX = Pattern.compile("^attempt to index \\? \\(a (\\w+) value\\)$");
+    private static final Pattern LUAJ_INDEX_EXPECTED = Pattern.compile("^index expected, got (\\w+)$");
     private static final Pattern LUAJ_ARITHMETIC = Pattern.compile("^attempt to perform arithmetic \\S+ on (\\w+) and (\\w+)$");
 
     /** Lua 5.1's words for the runtime errors scripts meet most, where luaj words them its own way. */
-    private static String luaWords(String message) {
+    static String luaWords(String message, java.util.function.Function<Boolean, String> names) {
         Matcher call = LUAJ_CALL.matcher(message);
         if (call.matches()) {
-            return "attempt to call a " + call.group(1) + " value";
+            String name = names.apply(true);
+            return name == null ? "attempt to call a " + call.group(1) + " value"
+                    : "attempt to call " + name + " (a " + call.group(1) + " value)";
+        }
+        Matcher index = LUAJ_INDEX.matcher(message);
+        if (!index.matches()) {
+            index = LUAJ_INDEX_EXPECTED.matcher(message);
+        }
+        if (index.matches()) {
+            String name = names.apply(false);
+            return "attempt to index " + (name == null ? "?" : name) + " (a " + index.group(1) + " value)";
         }
         Matcher arithmetic = LUAJ_ARITHMETIC.matcher(message);
         if (arithmetic.matches()) {

@@ -21,7 +21,7 @@ import java.util.List;
  * The Lua environment of one run, built fresh for every run so that nothing one script does
  * to it reaches another (Redis reaches the same end by locking its one environment). What a
  * script sees is what Redis 7.0 offers: the base functions without {@code print},
- * {@code dofile}, {@code loadfile} and {@code loadstring} (nil, as in 7.0); {@code string},
+ * {@code dofile} and {@code loadfile}, {@code loadstring} of text chunks only; {@code string},
  * {@code table}, {@code math}, {@code coroutine}; {@code redis} ({@link RedisApi}); {@code cjson},
  * {@code cmsgpack}, {@code struct} and {@code bit};
  * Lua 5.1's {@code unpack}, {@code gcinfo} and {@code table.getn} on luaj's 5.2; Redis's
@@ -64,6 +64,12 @@ final class LuaSandbox {
         for (String name : REMOVED) {
             g.rawset(name, LuaValue.NIL);
         }
+        g.rawset("loadstring", RedisApi.fn(a -> loadString(g, a)));
+        // luaj's load also takes precompiled chunks (its mode defaults to "bt"); Redis's Lua
+        // loads none, and crafted bytecode must not get past the sandbox: text only.
+        LuaValue load = g.rawget("load");
+        g.rawset("load", RedisApi.fn(a -> load.invoke(LuaValue.varargsOf(new LuaValue[] {a.arg(1), a.arg(2),
+                LuaValue.valueOf("t"), a.narg() >= 4 ? a.arg(4) : g}))));
         LuaCompat.install(g);
         LuaTable redis = RedisApi.create(run);
         if (registrar != null) {
@@ -79,6 +85,22 @@ final class LuaSandbox {
             g.rawset("ARGV", array(args));
         }
         return g;
+    }
+
+    /**
+     * Lua 5.1's {@code loadstring(s [, chunkname])}, which Redis 7.0 keeps: the chunk compiled
+     * as text in the script's environment, or nil and the error. Text only, as Redis's Lua
+     * parses every chunk as text (a binary chunk is a syntax error there), so a script cannot
+     * load bytecode that escapes the sandbox.
+     */
+    private static Varargs loadString(Globals g, Varargs a) {
+        LuaString chunk = a.checkstring(1);
+        String name = a.isnoneornil(2) ? chunk.tojstring() : a.checkjstring(2);
+        try {
+            return g.load(chunk.toInputStream(), name, "t", g);
+        } catch (LuaError e) {
+            return LuaValue.varargsOf(LuaValue.NIL, LuaValue.valueOf(LuaCompat.compileError(e.getMessage())));
+        }
     }
 
     /** An FCALL's environment: its globals, and what to do once the library's body has run. */

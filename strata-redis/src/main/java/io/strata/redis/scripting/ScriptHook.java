@@ -73,6 +73,18 @@ final class ScriptHook extends DebugLib {
         frames[depth++] = f;
     }
 
+    /**
+     * How Lua would name what the last instruction called ({@code call}) or indexed, e.g.
+     * {@code field 'register_function'}; null when it would not ({@link LuaNames}).
+     */
+    String nameOfFailedOperand(boolean call) {
+        if (lastClosure == null) {
+            return null;
+        }
+        int reg = LuaNames.operand(lastClosure.p, lastPc, call);
+        return reg < 0 ? null : LuaNames.describe(lastClosure.p, lastPc, reg);
+    }
+
     /** {@code @user_script:3}: where the last instruction ran, or null before any ran. */
     String location() {
         if (lastClosure == null) {

@@ -100,10 +100,10 @@ public final class ScriptRun {
             return LuaReplies.toReply(body.apply(hook), resp);
         } catch (LuaError e) {
             LuaValue error = e.getMessageObject();
-            String message = errorMessage(error, hook.location());
+            String message = errorMessage(error, hook);
             return LuaReplies.countedAlready(error) ? Reply.countedError(message) : Reply.error(message);
         } catch (StackOverflowError e) {
-            return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook.location()));
+            return Reply.error(errorMessage(LuaValue.valueOf("stack overflow"), hook));
         }
     }
 
@@ -116,7 +116,7 @@ public final class ScriptRun {
         } catch (LuaError e) {
             LuaValue error = e.getMessageObject();
             String err = LuaReplies.errorOf(error);
-            return err != null ? err : "ERR " + withPosition(error, hook.location());
+            return err != null ? err : "ERR " + withPosition(error, hook);
         }
     }
 
@@ -125,9 +125,10 @@ public final class ScriptRun {
      * (a command's error, {@code error({err=...})}), else {@code ERR} and the error as text;
      * then {@code script: <sha>, on @user_script:<line>.}
      */
-    private String errorMessage(LuaValue error, String location) {
+    private String errorMessage(LuaValue error, ScriptHook hook) {
+        String location = hook.location();
         String err = LuaReplies.errorOf(error);
-        String message = err != null ? err : "ERR " + withPosition(error, location);
+        String message = err != null ? err : "ERR " + withPosition(error, hook);
         if (location != null) {
             message += " script: " + name + ", on " + location + ".";
         }
@@ -135,14 +136,15 @@ public final class ScriptRun {
     }
 
     /** A string error's text with Lua's position prefix ({@code user_script:3: }), nil as "nil". */
-    private static String withPosition(LuaValue error, String location) {
+    private static String withPosition(LuaValue error, ScriptHook hook) {
+        String location = hook.location();
         String text = error == null || error.isnil() ? "nil" : error.tojstring();
         if (location != null && error != null && error.type() == LuaValue.TSTRING && location.startsWith("@")) {
             String chunk = location.substring(1, location.lastIndexOf(':') + 1);
             if (!text.startsWith(chunk)) {
-                // Raised by a library function in a tail call, which luaj runs after leaving the
-                // caller's frame: Lua would still have named the caller's line.
-                text = location.substring(1) + ": " + text;
+                // Raised in a tail call, which luaj runs after leaving the caller's frame (so its
+                // error handler did not word it): Lua would still have named the caller's line.
+                text = location.substring(1) + ": " + LuaCompat.luaWords(text, hook::nameOfFailedOperand);
             }
         }
         return text;
@@ -183,10 +185,12 @@ public final class ScriptRun {
                 default -> "lacking the permissions for the command";
             });
         }
+        if (readOnly && (spec.isWrite() || spec.has(CommandFlag.MAY_REPLICATE))) {
+            // Redis counts may-replicate commands (PUBLISH) as writes here, so that read-only
+            // scripts may run during CLIENT PAUSE WRITE.
+            return rejected(spec, "ERR Write commands are not allowed from read-only scripts.");
+        }
         if (spec.isWrite()) {
-            if (readOnly) {
-                return rejected(spec, "ERR Write commands are not allowed from read-only scripts.");
-            }
             if (spec.has(CommandFlag.DENYOOM) && server.databaseFull()) {
                 // Scripts without flags get here; so do those flagged allow-oom, which Redis
                 // lets write past maxmemory but a full database refuses anyway.
@@ -199,6 +203,11 @@ public final class ScriptRun {
             if (!markWrite()) {
                 throw new LuaError(LuaReplies.errorTable(KILLED));
             }
+        }
+        if (spec.has(CommandFlag.READONLY) && server.tracking().tracksReads(caller)) {
+            // Redis: a script that reads tracks the keys it declared, not the ones it read.
+            CommandSpec script = server.commands().resolve(invocationArgs);
+            server.tracking().remember(caller, server.keys(), CommandExecutor.keysOf(script, invocationArgs));
         }
         Invocation inv = new Invocation(args, client, server, spec);
         long start = System.nanoTime();

@@ -149,6 +149,10 @@ public final class Scripts implements AutoCloseable {
     }
 
     private CompletableFuture<Reply> runIn(ScriptTask task, Invocation inv, Transaction tr, long[] ranMillis) {
+        if (!inv.session().scriptClient()) {
+            // The script's writes are its caller's (client-side caching's NOLOOP and ordering).
+            server.tracking().running(tr, inv.session());
+        }
         return task.prepare(tr).thenComposeAsync(job -> {
             ScriptRun run = new ScriptRun(server, job.name(), inv, tr, job.readOnly(), job.function());
             running.add(run);

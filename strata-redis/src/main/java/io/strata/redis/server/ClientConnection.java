@@ -57,6 +57,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private static final int RESUME_READING_AT = 1024;
     /** Replies written before a flush even if more are queued: bounds the outbound buffer. */
     private static final int FLUSH_EVERY = 256;
+    /**
+     * Bytes of encoded replies gathered before they go to the channel even if more are coming:
+     * a large reply (a 100 MB GET) goes out on its own, small ones share a buffer.
+     */
+    private static final int GATHER_BYTES = 64 * 1024;
     /** Data requests of one connection sent to the database as one unit. */
     private static final int MAX_UNIT = 64;
     /**
@@ -75,6 +80,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private boolean running;
     private int unflushed;
+    /**
+     * Replies encoded but not yet handed to the channel, in order; null when none. One buffer
+     * for a batch's replies, not one each: a pipeline of 16 replies then costs the channel one
+     * message and the socket one write of one buffer instead of sixteen.
+     */
+    private ByteBuf gathered;
     private boolean closing;
     /** A request prepared while gathering a run that it could not join: the next to run. */
     private CommandExecutor.Prepared held;
@@ -139,6 +150,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 answer(prepared.immediate());
                 continue;
             }
+            if (prepared.heldUntil() != null) {
+                holdUntilUnpaused(prepared);
+                return;
+            }
             CompletableFuture<List<Reply>> replies;
             if (prepared.joinsDataRun()) {
                 List<CommandExecutor.Prepared> run = new ArrayList<>();
@@ -176,6 +191,27 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         flush();
+    }
+
+    /**
+     * CLIENT PAUSE holds the request: the connection waits (counted among the blocked
+     * clients, as Redis counts a postponed client), then prepares it again — the pause may
+     * have been followed by another, or the request may now be refused — and goes on.
+     */
+    private void holdUntilUnpaused(CommandExecutor.Prepared prepared) {
+        running = true;
+        stats.blockedClients.incrementAndGet();
+        flush();
+        byte[][] request = prepared.heldArgs();
+        prepared.heldUntil().whenComplete((v, e) -> ctx.executor().execute(() -> {
+            stats.blockedClients.decrementAndGet();
+            running = false;
+            if (closing) {
+                return;
+            }
+            held = executor.prepare(session, request);
+            runPending();
+        }));
     }
 
     /**
@@ -284,25 +320,46 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isActive()) {
             return;
         }
-        ByteBuf out = ctx.alloc().ioBuffer();
-        RespEncoder.write(reply, session.protocol(), out);
-        stats.netOutputBytes.add(out.readableBytes());
-        ctx.write(out, ctx.voidPromise());
-        if (++unflushed >= FLUSH_EVERY) {
+        if (gathered == null) {
+            gathered = ctx.alloc().ioBuffer();
+        }
+        int before = gathered.writerIndex();
+        RespEncoder.write(reply, session.protocol(), gathered);
+        stats.netOutputBytes.add(gathered.writerIndex() - before);
+        if (++unflushed >= FLUSH_EVERY || gathered.readableBytes() >= GATHER_BYTES) {
             flush();
         }
     }
 
+    /** Hands the gathered replies to the channel and flushes it. */
     void flush() {
         if (unflushed > 0) {
             unflushed = 0;
+            ByteBuf out = gathered;
+            gathered = null;
+            if (out != null) {
+                ctx.write(out, ctx.voidPromise());
+            }
             ctx.flush();
         }
+    }
+
+    /** Frees replies gathered but never to be sent (the connection is gone). */
+    private void dropGathered() {
+        if (gathered != null) {
+            gathered.release();
+            gathered = null;
+        }
+        unflushed = 0;
     }
 
     private void closeAfterReplies() {
         closing = true;
         pending.clear();
+        if (gathered != null) {
+            ctx.write(gathered, ctx.voidPromise());
+            gathered = null;
+        }
         unflushed = 0;
         ctx.writeAndFlush(ctx.alloc().buffer(0)).addListener(ChannelFutureListener.CLOSE);
     }
@@ -333,6 +390,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         pending.clear();
+        dropGathered();
         // A blocked command (BLPOP) stops waiting: it must not take an element nobody will read.
         session.connectionClosed();
         session.runAfterReply();

@@ -55,6 +55,8 @@ public final class ExpiryCycle implements AutoCloseable {
     private final ServerStats stats;
     private final ScheduledExecutorService thread;
     private volatile boolean active = true;
+    private volatile java.util.function.Consumer<Transaction> onCommit = tr -> { };
+    private volatile java.util.function.BooleanSupplier paused = () -> false;
     private long ticks;
     private byte[] cursorSweepPosition;
 
@@ -69,6 +71,21 @@ public final class ExpiryCycle implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /** Sets what is told of each batch's transaction once it has committed (client-side caching's invalidations). */
+    void onCommit(java.util.function.Consumer<Transaction> hook) {
+        this.onCommit = hook;
+    }
+
+    /** Sets when active expiry stops for a while (CLIENT PAUSE: no key may change meanwhile). */
+    void pausedWhile(java.util.function.BooleanSupplier paused) {
+        this.paused = paused;
+    }
+
+    /** Runs a tick now, on the expiry thread; completes when it has run. */
+    CompletableFuture<Void> runNow() {
+        return CompletableFuture.runAsync(this::tick, thread);
     }
 
     /** Starts ticking. */
@@ -86,7 +103,7 @@ public final class ExpiryCycle implements AutoCloseable {
     }
 
     private void tick() {
-        if (!active) {
+        if (!active || paused.getAsBoolean()) {
             return;
         }
         try {
@@ -107,7 +124,9 @@ public final class ExpiryCycle implements AutoCloseable {
     int expireBatch() {
         long now = clock.getAsLong();
         int[] seen = {0};
+        Transaction[] last = new Transaction[1];
         int expired = database.runAsync(tr -> {
+            last[0] = tr;
             Keyspace keyspace = keys.keyspace();
             return tr.snapshot().getRange(keyspace.expiredBy(now), BATCH).asList().thenCompose(entries -> {
                 seen[0] = entries.size();
@@ -116,6 +135,7 @@ public final class ExpiryCycle implements AutoCloseable {
         }).join();
         if (expired > 0) {
             stats.expiredKeys.add(expired);
+            onCommit.accept(last[0]);
         }
         return seen[0];
     }

@@ -18,6 +18,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
+import io.strata.redis.command.ClientPause;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandLanes;
@@ -38,6 +39,7 @@ import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RespDecoder;
 import io.strata.redis.pubsub.ChannelKind;
 import io.strata.redis.pubsub.PubSub;
+import io.strata.redis.tracking.ClientTracking;
 
 
 import java.net.InetSocketAddress;
@@ -99,6 +101,13 @@ public final class RedisServer implements AutoCloseable {
     private final CommandTable commands = new CommandTable();
     private final CommandExecutor executor = new CommandExecutor(context);
     private final Map<Long, ClientConnection> connections = new ConcurrentHashMap<>();
+    /** CLIENT PAUSE: one for the process. */
+    private final ClientPause pause;
+    /** Client-side caching: one for the process, as Redis's tracking table (keys are kept per namespace). */
+    private final ClientTracking tracking = new ClientTracking(id -> {
+        ClientConnection c = connections.get(id);
+        return c == null ? null : c.session();
+    });
     private final AtomicInteger openConnections = new AtomicInteger();
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ServerStats stats = new ServerStats();
@@ -128,6 +137,7 @@ public final class RedisServer implements AutoCloseable {
         }, null, true);
         this.laneStarts = new IterationHandOff(laneThreads);
         this.clock = clock;
+        this.pause = new ClientPause(clock);
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
 
@@ -156,6 +166,12 @@ public final class RedisServer implements AutoCloseable {
             return openNamespace(full);
         });
         settings.onChange(s -> enableEvents(), "notify-keyspace-events");
+        pause.onResume(() -> CompletableFuture.allOf(namespaces.all().stream().map(n -> n.expiry.runNow())
+                .toArray(CompletableFuture[]::new)));
+        settings.onChange(s -> {
+            tracking.limit(s.getLong("tracking-table-max-keys"));
+            return null;
+        }, "tracking-table-max-keys");
         CommandGroups.registerAll(commands);
         acl = AccessControl.open(database, main.keyspace.area('u'), commands, clock, new AclClients(),
                 settings.redisConfig().requirepass());
@@ -218,6 +234,10 @@ public final class RedisServer implements AutoCloseable {
     private Namespace openNamespace(List<String> path) {
         Namespace n = Namespace.open(database, path, () -> inputBarrier.await(), clock, stats, executor::errorReply);
         enableEvents(n);
+        n.keys.listen(tracking.listenerFor(n.keys));
+        n.blocked.onCommit(tracking::committed);
+        n.expiry.onCommit(tracking::committed);
+        n.expiry.pausedWhile(pause::paused);
         return n;
     }
 
@@ -258,6 +278,7 @@ public final class RedisServer implements AutoCloseable {
             monitors.remove(id);
             openConnections.decrementAndGet();
             namespaces.disconnected(session);
+            tracking.disable(session);
         });
         connections.put(id, connection);
         ch.pipeline().addLast(new InputCounter(stats.netInputBytes));
@@ -496,6 +517,16 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public Scripts scripts() {
             return scripts;
+        }
+
+        @Override
+        public ClientPause pause() {
+            return pause;
+        }
+
+        @Override
+        public ClientTracking tracking() {
+            return tracking;
         }
 
         @Override

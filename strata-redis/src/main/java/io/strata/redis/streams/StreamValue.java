@@ -110,6 +110,11 @@ public final class StreamValue {
         return new StreamValue(tr, keys, db, key, m, m, StreamHeader.decode(ObjectRef.header(m)));
     }
 
+    /** A stream under the fresh object {@code meta} names, for writing it whole (RESTORE); its header is {@code meta}'s. */
+    static StreamValue fresh(Transaction tr, KeyStore keys, int db, byte[] key, KeyMeta meta) {
+        return new StreamValue(tr, keys, db, key, meta, null, StreamHeader.decode(ObjectRef.header(meta)));
+    }
+
     /** A new empty stream at {@code key} (absent now), written by {@link #save}. */
     public static CompletableFuture<StreamValue> create(Transaction tr, KeyStore keys, int db, byte[] key) {
         return keys.newObjectId(tr).thenApply(id -> {
@@ -217,6 +222,26 @@ public final class StreamValue {
         });
     }
 
+    /** An entry and the radix-tree node it sits in. */
+    record NodeEntry(long node, StreamEntry entry) {
+    }
+
+    /** Every entry with its node, in ID order (DUMP). */
+    CompletableFuture<List<NodeEntry>> allWithNodes() {
+        return tr.getRange(entries(StreamId.MIN, StreamId.MAX)).asList().thenCompose(kvs -> {
+            List<CompletableFuture<NodeEntry>> out = new ArrayList<>(kvs.size());
+            for (KeyValue kv : kvs) {
+                long node = nodeOf(kv.getValue());
+                out.add(entryOf(idOfEntryKey(kv.getKey()), kv.getValue()).thenApply(e -> new NodeEntry(node, e)));
+            }
+            return CompletableFuture.allOf(out.toArray(new CompletableFuture[0])).thenApply(v -> {
+                List<NodeEntry> entries = new ArrayList<>(out.size());
+                out.forEach(f -> entries.add(f.join()));
+                return entries;
+            });
+        });
+    }
+
     /** The entry {@code id}, or null. */
     public CompletableFuture<StreamEntry> entry(StreamId id) {
         return tr.get(entryKey(id)).thenCompose(v -> v == null ? CompletableFuture.completedFuture(null) : entryOf(id, v));
@@ -266,17 +291,22 @@ public final class StreamValue {
 
     /** Appends an entry whose ID is past the last one; the caller checked it. */
     public void append(StreamId id, List<byte[]> fieldsAndValues, long nodeEntries) {
+        writeEntry(id, fieldsAndValues, header.nodeForAppend(nodeEntries));
+        header = header.appended(id, nodeEntries);
+    }
+
+    /** Writes entry {@code id} as sitting in radix-tree node {@code node}, leaving the header to the caller. */
+    void writeEntry(StreamId id, List<byte[]> fieldsAndValues, long node) {
         byte[] fields = StreamEntry.encodeFields(fieldsAndValues);
         int firstLength = Math.min(fields.length, CHUNK);
         int chunks = (fields.length - firstLength + CHUNK - 1) / CHUNK;
-        byte[] value = java.nio.ByteBuffer.allocate(VALUE_HEADER + firstLength).putLong(header.nodeForAppend(nodeEntries))
+        byte[] value = java.nio.ByteBuffer.allocate(VALUE_HEADER + firstLength).putLong(node)
                 .putInt(chunks).put(fields, 0, firstLength).array();
         tr.set(entryKey(id), value);
         for (int i = 1; i <= chunks; i++) {
             int from = firstLength + (i - 1) * CHUNK;
             tr.set(elementKey(CHUNKS, id.encode(), i), Arrays.copyOfRange(fields, from, Math.min(fields.length, from + CHUNK)));
         }
-        header = header.appended(id, nodeEntries);
     }
 
     /** Removes the entries that exist among {@code ids} (XDEL): how many. */
