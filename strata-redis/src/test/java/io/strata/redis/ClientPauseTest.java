@@ -3,9 +3,7 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -17,21 +15,7 @@ import java.util.concurrent.TimeUnit;
  * it lets through, held clients counted as blocked, the pause's end on the server's clock, and
  * active expiry stopped meanwhile.
  */
-class ClientPauseTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        jedis.close();
-        server.close();
-    }
+class ClientPauseTest extends SharedServerTestSupport {
 
     @AfterEach
     void unpause() {

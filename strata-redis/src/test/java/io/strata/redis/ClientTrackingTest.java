@@ -2,8 +2,6 @@ package io.strata.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -16,25 +14,10 @@ import java.util.List;
  * connection's own change after its reply, NOLOOP, BCAST prefixes, OPTIN/OPTOUT, flushes,
  * expiry, the table limit, and the CLIENT subcommands' replies.
  */
-class ClientTrackingTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        jedis.close();
-        server.close();
-    }
+class ClientTrackingTest extends SharedServerTestSupport {
 
     @BeforeEach
-    void empty() {
-        jedis.flushAll();
+    void resetTableLimit() {
         jedis.configSet("tracking-table-max-keys", "1000000");
     }
 
