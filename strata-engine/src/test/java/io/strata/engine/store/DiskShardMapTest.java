@@ -41,15 +41,7 @@ class DiskShardMapTest {
                     store.set(key(i), value, version);
                 }
             }
-            store.pruneBefore(version + 1);
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (!store.caughtUp() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-                store.dropWrittenToDisk();
-            }
-            assertThat(store.caughtUp()).isTrue();
-            store.dropWrittenToDisk();
-            store.makeDiskDurable(); // into table files, whose statistics the estimate reads
+            DiskTestData.moveWindowToDisk(store, version);
             version++;
             for (int i = 45_000; i < 46_000; i++) {
                 store.set(key(i), value, version);

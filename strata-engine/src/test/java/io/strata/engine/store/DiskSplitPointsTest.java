@@ -42,15 +42,7 @@ class DiskSplitPointsTest {
                     store.set(key(i), value, version);
                 }
             }
-            store.pruneBefore(version + 1);
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!store.caughtUp() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-                store.dropWrittenToDisk();
-            }
-            assertThat(store.caughtUp()).isTrue();
-            store.dropWrittenToDisk();
-            store.makeDiskDurable(); // into table files, whose statistics are what the estimate reads
+            DiskTestData.moveWindowToDisk(store, version);
             version++;
             for (int i = 20_000; i < 25_000; i++) { // about 5 MB more, only in the window
                 store.set(key(i), value, version);
