@@ -46,7 +46,7 @@ public final class Engine implements AutoCloseable {
 
     /** An engine held in memory only. */
     public Engine(FaultPolicy faults, LatencyModel latency, LongSupplier nanoTime) {
-        this(faults, latency, nanoTime, new VersionedStore(), 0, null, null);
+        this(faults, latency, nanoTime, VersionedStore.packed("strata-store-catch-up"), 0, null, null);
     }
 
     /**

@@ -542,6 +542,18 @@ public final class CommitPipeline implements AutoCloseable {
         if (written == 0 || written <= clears * WRITES_PER_CLEAR_WHEN_FULL) {
             return null;
         }
+        if (!store.onDisk()) {
+            // What left the window may still be on its way to the packed store: count it there.
+            try {
+                store.catchUpForMemoryLimit(CATCH_UP_BEFORE_REFUSING_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            used = store.bytesNow();
+            if (used <= limit) {
+                return null;
+            }
+        }
         if (store.onDisk()) {
             // Memory holds only the window and what the disk store has not caught up with:
             // it drains by itself, so the commit may be retried (with onError's backoff).
@@ -554,6 +566,9 @@ public final class CommitPipeline implements AutoCloseable {
                 + "(Strata.builder().memoryLimit; by default " + Math.round(DEFAULT_MEMORY_FRACTION * 100)
                 + "% of the Java heap)");
     }
+
+    /** How long a leader over the memory limit waits for the catch-up before refusing. */
+    private static final long CATCH_UP_BEFORE_REFUSING_MILLIS = 1_000;
 
     private static String mebibytes(long bytes) {
         return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));

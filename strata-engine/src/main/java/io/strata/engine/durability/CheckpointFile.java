@@ -1,6 +1,7 @@
 package io.strata.engine.durability;
 
 import io.strata.engine.store.StoreRange;
+import io.strata.engine.store.RecoveryWrites;
 import io.strata.engine.store.VersionedStore;
 import io.strata.engine.util.ByteKeys;
 
@@ -116,12 +117,21 @@ public final class CheckpointFile {
     }
 
     /**
-     * Loads a checkpoint into {@code store} at its version.
+     * Loads a checkpoint into {@code store} at its version, through its recovery path (for the
+     * packed store, straight into it in key order, in large batches).
      *
      * @return the checkpoint's version
      * @throws CorruptLogException when the file is damaged or incomplete
      */
     static long load(Path file, VersionedStore store) throws IOException {
+        try (RecoveryWrites writes = store.recoveryWrites()) {
+            long version = load(file, writes);
+            writes.finish();
+            return version;
+        }
+    }
+
+    private static long load(Path file, RecoveryWrites store) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size < HEADER_BYTES) {
@@ -174,6 +184,7 @@ public final class CheckpointFile {
                         store.set(k, v, version);
                         count++;
                     }
+                    store.endOfRecord(version);
                 } catch (RuntimeException e) {
                     throw new CorruptLogException(file, pos, "chunk does not parse: " + e);
                 }

@@ -78,7 +78,7 @@ public final class DatabaseDirectory {
                         "strata-disk-catch-up");
                 checkpointVersion = store.diskVersion();
             } else {
-                store = new VersionedStore();
+                store = VersionedStore.packed("strata-store-catch-up");
                 // The newest checkpoint; a damaged one is refused, never skipped: the log it
                 // covered may already be gone.
                 List<Path> checkpoints = CheckpointFile.list(directory);

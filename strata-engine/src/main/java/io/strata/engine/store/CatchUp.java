@@ -149,11 +149,12 @@ final class CatchUp implements AutoCloseable {
                 return;
             }
             long previous = epochs.flip();
-            while (!epochs.drained(previous)) {
+            // Range reads end within microseconds, but a checkpoint's takes seconds: back off.
+            for (long park = 20_000; !epochs.drained(previous); park = Math.min(park * 2, 1_000_000)) {
                 if (closed) {
                     return;
                 }
-                LockSupport.parkNanos(20_000);
+                LockSupport.parkNanos(park);
             }
             written.addAll(take);
             synchronized (lock) {

@@ -48,6 +48,23 @@ public interface DiskStore extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Whether what this store holds survives the process ({@link #makeDurable} makes it so):
+     * true on disk; false for {@link PackedStore}, the memory engine's store, whose data the
+     * log and checkpoints keep.
+     */
+    default boolean durable() {
+        return true;
+    }
+
+    /**
+     * The heap this store takes for its data, for the memory limit: 0 on disk (its cache is
+     * bounded), the whole store for {@link PackedStore}.
+     */
+    default long heapBytes() {
+        return 0;
+    }
+
     /** The approximate bytes the keys and values of {@code [lo, hi)} take on disk. */
     long approximateBytes(byte[] lo, byte[] hi);
 

@@ -136,7 +136,19 @@ public final class VersionedStore implements AutoCloseable {
     /** A version a checkpoint is reading: pruning keeps it readable until unpinned. */
     private volatile long pinned = Long.MAX_VALUE;
 
-    /** A store held wholly in memory ({@link io.strata.Storage#MEMORY}). */
+    /**
+     * The memory engine's store ({@link io.strata.Storage#MEMORY}): the window over a
+     * {@link PackedStore}, which the catch-up thread named {@code name} keeps up to date.
+     */
+    public static VersionedStore packed(String name) {
+        return new VersionedStore(new PackedStore(), name);
+    }
+
+    /**
+     * A store held wholly in the window's structures, every key a chain however old: the
+     * reference the window's own tests use, and what the memory engine was before
+     * {@link #packed}.
+     */
     public VersionedStore() {
         this.disk = null;
         this.diskClears = null;
@@ -193,9 +205,9 @@ public final class VersionedStore implements AutoCloseable {
         };
     }
 
-    /** Whether the newest versions live in a disk store. */
+    /** Whether the newest versions live in a disk store ({@link io.strata.Storage#SSD}). */
     public boolean onDisk() {
-        return disk != null;
+        return disk != null && disk.durable();
     }
 
     /** Over a disk store, the version it has every write up to; else {@code Long.MAX_VALUE}. */
@@ -208,6 +220,23 @@ public final class VersionedStore implements AutoCloseable {
         if (disk != null) {
             disk.makeDurable();
         }
+    }
+
+    /**
+     * Over the packed store: waits, at most {@code timeoutMillis}, until the catch-up has
+     * written everything handed to it, then drops it from the window — so that what left the
+     * window is counted at its packed size (and what was cleared not at all) before the memory
+     * limit refuses a commit. Returns at once over a disk store or none. Writer only.
+     */
+    public void catchUpForMemoryLimit(long timeoutMillis) throws InterruptedException {
+        if (disk == null || disk.durable()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (!catchUp.idle() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        dropWrittenToDisk();
     }
 
     /** Over a disk store, whether the catch-up has written everything handed to it. */
@@ -349,12 +378,12 @@ public final class VersionedStore implements AutoCloseable {
      * {@link #publishBytes}; any thread.
      */
     public long bytes() {
-        return bytesPublished;
+        return bytesPublished + (disk == null ? 0 : disk.heapBytes());
     }
 
     /** The current {@link #bytes()}, for the writer. */
     public long bytesNow() {
-        return bytes;
+        return bytes + (disk == null ? 0 : disk.heapBytes());
     }
 
     /** Makes {@link #bytes()} current; writer only, once per batch. */
