@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -47,6 +48,9 @@ import static org.assertj.core.api.Assertions.fail;
  *       model's. Cursors opened along the way, partly read, are finished some batches later
  *       and must return the state they opened on. Half the runs write every batch through
  *       one {@link DiskStore.Batch}, cleared in between.
+ *   <li>{@link #batchesOverThousandsOfKeysMatchASortedMapModel}: the same over up to 4,096
+ *       more keys, put in runs of up to 2,000 and range-deleted in spans, so that a tree grows
+ *       a few levels, splits, merges and shrinks.
  *   <li>{@link #cursorsKeepTheStateTheyOpenedOnWhileLaterBatchesChangeIt}: the same, spelled
  *       out by hand.
  *   <li>{@link #readersSeeWholeBatchesAndUntornValuesWhileOneThreadWrites}: one writer, two
@@ -60,7 +64,11 @@ import static org.assertj.core.api.Assertions.fail;
  * on each other; the empty key; keys that are prefixes of one another ({@code a},
  * {@code a\x00}); a byte that sorts last only when bytes compare unsigned. Values are 0 to 300
  * bytes, and one in twenty 5,000 to 100,000, drawn from a seed so a counterexample shrinks to
- * short ones.
+ * short ones. The second property adds {@code 'a'} followed by two bytes below {@link #WIDE}.
+ *
+ * <h2>Hooks</h2>
+ * {@link #dispose} for what a store leaves behind, {@link #approximateBytesIsExact} for a store
+ * that counts its bytes, {@link #afterBatch} for the implementation's own checks.
  *
  * <h2>Where the contract is read strictly</h2>
  * A range {@code [lo, hi)} with {@code lo >= hi} holds nothing: its cursors are empty both
@@ -85,6 +93,13 @@ public abstract class DiskStoreContract {
         return false;
     }
 
+    /**
+     * Checks of the implementation's own, after each batch of the property: {@code keys} and
+     * {@code dataBytes} (their key and value lengths) are what the store should now hold.
+     */
+    protected void afterBatch(DiskStore store, int keys, long dataBytes) {
+    }
+
     // ---------------------------------------------------------------- keys, values, operations
 
     private static final byte[] EMPTY = {};
@@ -100,6 +115,16 @@ public abstract class DiskStoreContract {
     private static final byte[][] PROBES = concat(KEYS, NEVER_WRITTEN);
     /** Range bounds: the keys and the never-written ones. */
     private static final byte[][] BOUNDS = PROBES;
+    /**
+     * Keys of the second property, {@code 'a'} and a two-byte number below this: enough for
+     * trees of a few levels, and three of them ({@code a\x00\x00}, {@code a\x00a},
+     * {@code a\x00\xff}) are keys of the first.
+     */
+    static final int WIDE = 4_096;
+
+    static byte[] wide(int i) {
+        return new byte[] {'a', (byte) (i >>> 8), (byte) i};
+    }
 
     private static byte[][] keys() {
         List<byte[]> out = new ArrayList<>();
@@ -147,12 +172,28 @@ public abstract class DiskStoreContract {
         }
     }
 
-    sealed interface Op permits Put, Delete, DeleteRange {}
+    sealed interface Op permits Put, PutMany, Delete, DeleteRange {}
 
     record Put(byte[] key, Value value) implements Op {
         @Override
         public String toString() {
             return "put(" + show(key) + ", " + value + ")";
+        }
+    }
+
+    /** Puts {@code wide(from)} to {@code wide(from + count - 1)} (those below {@link #WIDE}), values of one length, seeds from the value's. */
+    record PutMany(int from, int count, Value value) implements Op {
+        int end() {
+            return Math.min(WIDE, from + count);
+        }
+
+        Value valueOf(int i) {
+            return new Value(value.length(), value.seed() + i);
+        }
+
+        @Override
+        public String toString() {
+            return "putMany(" + show(wide(from)) + " and " + (end() - from - 1) + " after, " + value + ")";
         }
     }
 
@@ -242,20 +283,56 @@ public abstract class DiskStoreContract {
 
     // ---------------------------------------------------------------- generators
 
+    private static Arbitrary<Value> values(int smallAtMost) {
+        return Arbitraries.frequencyOf(
+                Tuple.of(19, Arbitraries.integers().between(0, smallAtMost)),
+                Tuple.of(1, Arbitraries.integers().between(5_000, 100_000)))
+                .flatMap(length -> Arbitraries.integers().between(0, 1_000).map(seed -> new Value(length, seed)));
+    }
+
+    private static Arbitrary<Op> deleteRanges(Arbitrary<byte[]> bound) {
+        return Combinators.combine(bound, bound).as((a, b) ->
+                Arrays.compareUnsigned(a, b) <= 0 ? new DeleteRange(a, b) : new DeleteRange(b, a));
+    }
+
+    /** The first property's: the 40 keys, so that every write lands on others. */
     @Provide
     Arbitrary<List<Step>> histories() {
         Arbitrary<byte[]> key = Arbitraries.of(KEYS);
-        Arbitrary<Value> value = Arbitraries.frequencyOf(
-                Tuple.of(19, Arbitraries.integers().between(0, 300)),
-                Tuple.of(1, Arbitraries.integers().between(5_000, 100_000)))
-                .flatMap(length -> Arbitraries.integers().between(0, 1_000).map(seed -> new Value(length, seed)));
-        Arbitrary<Op> put = Combinators.combine(key, value).as(Put::new);
-        Arbitrary<Op> delete = key.map(Delete::new);
-        Arbitrary<Op> deleteRange = Combinators.combine(Arbitraries.of(BOUNDS), Arbitraries.of(BOUNDS)).as((a, b) ->
-                Arrays.compareUnsigned(a, b) <= 0 ? new DeleteRange(a, b) : new DeleteRange(b, a));
         Arbitrary<Op> op = Arbitraries.frequencyOf(
-                Tuple.of(6, put), Tuple.of(2, delete), Tuple.of(1, deleteRange));
-        Arbitrary<byte[]> bound = Arbitraries.of(BOUNDS);
+                Tuple.of(6, Combinators.combine(key, values(300)).as(Put::new)),
+                Tuple.of(2, key.map(Delete::new)),
+                Tuple.of(1, deleteRanges(Arbitraries.of(BOUNDS))));
+        return histories(op, Arbitraries.of(BOUNDS));
+    }
+
+    /**
+     * The second property's: runs of up to 2,000 puts over {@link #WIDE} keys, single writes,
+     * and range deletes cutting through them, so that trees grow several levels and shrink.
+     */
+    @Provide
+    Arbitrary<List<Step>> wideHistories() {
+        Arbitrary<byte[]> wideKey = Arbitraries.integers().between(0, WIDE - 1).map(DiskStoreContract::wide);
+        Arbitrary<byte[]> key = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.of(KEYS)), Tuple.of(3, wideKey));
+        Arbitrary<byte[]> bound = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.of(BOUNDS)), Tuple.of(3, wideKey));
+        Arbitrary<Op> putMany = Combinators.combine(
+                Arbitraries.integers().between(0, WIDE - 1),
+                Arbitraries.integers().between(1, 2_000),
+                Arbitraries.integers().between(64, 300), // short values would pack a run into few leaves
+                Arbitraries.integers().between(0, 1_000)).as((from, count, length, seed) -> new PutMany(from, count, new Value(length, seed)));
+        // Mostly spans of up to 300 keys: between any two bounds, a range delete takes a third of the keys.
+        Arbitrary<Op> span = Combinators.combine(Arbitraries.integers().between(0, WIDE - 1), Arbitraries.integers().between(0, 300))
+                .as((from, length) -> new DeleteRange(wide(from), wide(Math.min(WIDE, from + length))));
+        Arbitrary<Op> op = Arbitraries.frequencyOf(
+                Tuple.of(2, putMany),
+                Tuple.of(4, Combinators.combine(key, values(300)).as(Put::new)),
+                Tuple.of(2, key.map(Delete::new)),
+                Tuple.of(2, span),
+                Tuple.of(1, deleteRanges(bound)));
+        return histories(op, bound);
+    }
+
+    private static Arbitrary<List<Step>> histories(Arbitrary<Op> op, Arbitrary<byte[]> bound) {
         Arbitrary<Boolean> reverse = Arbitraries.of(false, true);
         Arbitrary<Bounds> bounds = Arbitraries.frequencyOf(
                 Tuple.of(9, Combinators.combine(bound, bound, reverse).as(Bounds::new)),
@@ -279,6 +356,10 @@ public abstract class DiskStoreContract {
         void apply(Op op) {
             if (op instanceof Put p) {
                 map.put(p.key(), p.value().bytes());
+            } else if (op instanceof PutMany m) {
+                for (int i = m.from(); i < m.end(); i++) {
+                    map.put(wide(i), m.valueOf(i).bytes());
+                }
             } else if (op instanceof Delete d) {
                 map.remove(d.key());
             } else if (op instanceof DeleteRange r && Arrays.compareUnsigned(r.begin(), r.end()) < 0) {
@@ -310,16 +391,24 @@ public abstract class DiskStoreContract {
 
     /** Adds {@code ops} to {@code batch} in order, checks its size, and writes it at {@code version}. */
     static void write(DiskStore store, DiskStore.Batch batch, List<Op> ops, long version) throws IOException {
+        int size = 0;
         for (Op op : ops) {
             if (op instanceof Put p) {
                 batch.put(p.key(), p.value().bytes());
+            } else if (op instanceof PutMany m) {
+                for (int i = m.from(); i < m.end(); i++) {
+                    batch.put(wide(i), m.valueOf(i).bytes());
+                    size++;
+                }
+                size--;
             } else if (op instanceof Delete d) {
                 batch.delete(d.key());
             } else if (op instanceof DeleteRange r) {
                 batch.deleteRange(r.begin(), r.end());
             }
+            size++;
         }
-        assertThat(batch.size()).as("size() of a batch of %s", ops).isEqualTo(ops.size());
+        assertThat(batch.size()).as("size() of a batch of %s", ops).isEqualTo(size);
         store.write(batch, version);
     }
 
@@ -364,6 +453,17 @@ public abstract class DiskStoreContract {
     @Property(tries = 150)
     public void randomBatchesMatchASortedMapModel(@ForAll("histories") List<Step> history, @ForAll boolean reuseOneBatch)
             throws Exception {
+        check(history, reuseOneBatch);
+    }
+
+    /** The same over thousands of keys: trees of several levels, split, merged and cut by range deletes. */
+    @Property(tries = 40)
+    public void batchesOverThousandsOfKeysMatchASortedMapModel(@ForAll("wideHistories") List<Step> history, @ForAll boolean reuseOneBatch)
+            throws Exception {
+        check(history, reuseOneBatch);
+    }
+
+    private void check(List<Step> history, boolean reuseOneBatch) throws Exception {
         DiskStore store = newStore();
         List<Open> open = new ArrayList<>();
         DiskStore.Batch reused = reuseOneBatch ? store.newBatch() : null;
@@ -396,6 +496,7 @@ public abstract class DiskStoreContract {
                     }
                 }
                 checkEverything(store, model, step.reads(), after);
+                afterBatch(store, model.map.size(), model.bytes(EMPTY, END));
                 for (Held h : step.held()) {
                     Bounds b = h.bounds();
                     List<Kv> expected = model.range(b.lo(), b.hi(), b.reverse());
@@ -426,7 +527,13 @@ public abstract class DiskStoreContract {
 
     /** Every read of {@code store} against {@code model}; {@code reads} adds bounded cursors, anyKeyIn and sizes. */
     private void checkEverything(DiskStore store, Model model, List<Bounds> reads, String when) {
-        for (byte[] k : PROBES) {
+        TreeSet<byte[]> probes = new TreeSet<>(Arrays::compareUnsigned);
+        probes.addAll(Arrays.asList(PROBES));
+        probes.addAll(model.map.keySet());
+        for (int i = 0; i < WIDE; i += 61) {
+            probes.add(wide(i)); // absent, unless the second property put them
+        }
+        for (byte[] k : probes) {
             byte[] got = store.get(k);
             byte[] want = model.map.get(k);
             assertThat(showValue(got)).as("get(%s) %s", show(k), when).isEqualTo(showValue(want));
@@ -684,9 +791,9 @@ public abstract class DiskStoreContract {
     /** Batches the writer writes at least... */
     private static final int BATCHES = 3_000;
     /** ...and then more until the readers have walked this many cursors while batches landed... */
-    private static final int OVERLAPPED = 400;
+    private static final int OVERLAPPED = 300;
     /** ...or this long has passed: a fast store writes 3,000 batches before the readers start. */
-    private static final long WRITING_NANOS = 3_000_000_000L;
+    private static final long WRITING_NANOS = 2_000_000_000L;
     private static final byte[] MARKER = b("m");
 
     private static byte[] counter(int i) {
@@ -727,7 +834,7 @@ public abstract class DiskStoreContract {
 
     /**
      * One writer applies at least {@value #BATCHES} batches, and more until the readers have
-     * walked {@value #OVERLAPPED} cursors under which a batch landed (or 3 s have passed), while
+     * walked {@value #OVERLAPPED} cursors under which a batch landed (or 2 s have passed), while
      * two readers read; the seed of the batches and reads is printed. Each batch moves
      * amounts among {@value #COUNTERS} counters (8-byte values summing to {@value #TOTAL}),
      * rewrites or removes all {@value #GROUP} members of a group at once (each value long and
