@@ -371,6 +371,8 @@ public final class RocksDiskStore implements DiskStore {
     private final class RocksBatch implements Batch {
         final WriteBatch batch = new WriteBatch();
         final List<byte[][]> rangeDeletes = new ArrayList<>(0);
+        /** Range deletes of nothing (begin not below end), left out of {@link #batch}. */
+        int empty;
 
         @Override
         public void put(byte[] key, byte[] value) {
@@ -392,6 +394,10 @@ public final class RocksDiskStore implements DiskStore {
 
         @Override
         public void deleteRange(byte[] begin, byte[] end) {
+            if (io.strata.engine.util.ByteKeys.compare(begin, end) >= 0) {
+                empty++; // RocksDB would refuse the whole batch, and every later one
+                return;
+            }
             try {
                 batch.deleteRange(data, begin, end);
                 rangeDeletes.add(new byte[][] {begin, end});
@@ -402,13 +408,14 @@ public final class RocksDiskStore implements DiskStore {
 
         @Override
         public int size() {
-            return batch.count();
+            return batch.count() + empty;
         }
 
         @Override
         public void clear() {
             batch.clear();
             rangeDeletes.clear();
+            empty = 0;
         }
 
         @Override

@@ -79,6 +79,11 @@ final class ChainIndex {
         return find(table, key, ByteKeys.hash(key));
     }
 
+    /** {@link #get(byte[])} given {@code hash == ByteKeys.hash(key)}. Any thread. */
+    VersionChain get(byte[] key, int hash) {
+        return find(table, key, hash);
+    }
+
     /**
      * The chain of {@code key}; if absent, a new one whose first write is {@code value} at
      * {@code version}, and {@link #created} tells so. Writer only.

@@ -19,6 +19,11 @@ public interface DiskStore extends AutoCloseable {
     /** The value of {@code key}, or null when absent. Any thread. */
     byte[] get(byte[] key);
 
+    /** {@link #get(byte[])}, given {@code hash == ByteKeys.hash(key)}, which a store indexed by it need not compute again. */
+    default byte[] get(byte[] key, int hash) {
+        return get(key);
+    }
+
     /** Keys of {@code [lo, hi)} in one direction, as of the moment it opens; close it. */
     Cursor cursor(byte[] lo, byte[] hi, boolean reverse);
 
@@ -71,7 +76,11 @@ public interface DiskStore extends AutoCloseable {
     @Override
     void close();
 
-    /** A write batch: puts, deletes and range deletes, applied in the order given. */
+    /**
+     * A write batch: puts, deletes and range deletes, applied in the order given. A range
+     * delete whose begin is not below its end deletes nothing. The batch may keep the arrays
+     * it is given until {@link #write} or {@link #clear}: do not change them meanwhile.
+     */
     interface Batch extends AutoCloseable {
         void put(byte[] key, byte[] value);
 

@@ -71,11 +71,17 @@ final class PackedLeaf {
 
     /** The index of {@code key}, or {@code -(insertion point) - 1} when absent. */
     static int find(byte[] leaf, byte[] key) {
+        return find(leaf, key, 0, key.length);
+    }
+
+    /** {@link #find(byte[], byte[])} of the key {@code bytes[from, to)}. */
+    static int find(byte[] leaf, byte[] bytes, int from, int to) {
         int lo = 0;
         int hi = count(leaf) - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compare(leaf, mid, key);
+            int start = keyStart(leaf, mid);
+            int c = Arrays.compareUnsigned(leaf, start, start + keyLength(leaf, mid), bytes, from, to);
             if (c < 0) {
                 lo = mid + 1;
             } else if (c > 0) {

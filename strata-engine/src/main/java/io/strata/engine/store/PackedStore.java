@@ -48,7 +48,10 @@ public final class PackedStore implements DiskStore {
     static final int FANOUT = 64;
 
     /** A published tree: its root (null when empty), height (0: the root is a leaf), version and sizes. */
-    private record Snapshot(Object root, int height, long version, long heapBytes, long dataBytes) {
+    private record Snapshot(Object root, int height, long version, long treeHeapBytes, long indexHeapBytes, long dataBytes) {
+        long heapBytes() {
+            return treeHeapBytes + indexHeapBytes;
+        }
     }
 
     /** Immutable once published. */
@@ -103,8 +106,10 @@ public final class PackedStore implements DiskStore {
         }
     }
 
-    private volatile Snapshot current = new Snapshot(null, 0, 0, 0, 0);
+    private volatile Snapshot current = new Snapshot(null, 0, 0, 0, 0, 0);
 
+    /** Where each key's leaf is, for point reads. */
+    private final PackedIndex index = new PackedIndex();
     /** Writer only: reused between rebuilds. */
     private final PackedRun run = new PackedRun();
     /** Writer only: the heap and data bytes of the tree being built, as of the changes so far. */
@@ -118,7 +123,7 @@ public final class PackedStore implements DiskStore {
     /** What the tree takes on the heap, about: leaves exactly, inner nodes as a 64-bit JVM with compressed references lays them out. */
     @Override
     public long heapBytes() {
-        return current.heapBytes;
+        return current.heapBytes();
     }
 
     /** Bytes of the keys and values held. */
@@ -134,21 +139,24 @@ public final class PackedStore implements DiskStore {
     long verify() {
         Snapshot s = current;
         if (s.root == null) {
-            if (s.heapBytes != 0 || s.dataBytes != 0) {
-                throw new AssertionError("an empty tree with sizes " + s.heapBytes + "/" + s.dataBytes);
+            if (s.treeHeapBytes != 0 || s.dataBytes != 0 || index.size() != 0) {
+                throw new AssertionError("an empty tree with sizes " + s.treeHeapBytes + "/" + s.dataBytes);
             }
             return 0;
         }
         long[] sizes = new long[3]; // heap, data, keys
         byte[][] last = {null};
-        verify(s.root, s.height, sizes, last);
-        if (sizes[0] != s.heapBytes || sizes[1] != s.dataBytes) {
-            throw new AssertionError("sizes kept " + s.heapBytes + "/" + s.dataBytes + ", counted " + sizes[0] + "/" + sizes[1]);
+        verify(s.root, s.height, sizes, last, index);
+        if (sizes[2] != index.size()) {
+            throw new AssertionError("the index holds " + index.size() + " keys, the tree " + sizes[2]);
+        }
+        if (sizes[0] != s.treeHeapBytes || sizes[1] != s.dataBytes) {
+            throw new AssertionError("sizes kept " + s.treeHeapBytes + "/" + s.dataBytes + ", counted " + sizes[0] + "/" + sizes[1]);
         }
         return sizes[2];
     }
 
-    private static byte[] verify(Object node, int height, long[] sizes, byte[][] last) {
+    private static byte[] verify(Object node, int height, long[] sizes, byte[][] last, PackedIndex index) {
         if (height == 0) {
             byte[] leaf = (byte[]) node;
             int n = PackedLeaf.count(leaf);
@@ -161,6 +169,9 @@ public final class PackedStore implements DiskStore {
                     throw new AssertionError("keys out of order: " + ByteKeys.printable(last[0]) + " then " + ByteKeys.printable(k));
                 }
                 last[0] = k;
+                if (!Arrays.equals(index.get(k, ByteKeys.hash(k)), PackedLeaf.value(leaf, i))) {
+                    throw new AssertionError("the index does not find " + ByteKeys.printable(k));
+                }
             }
             sizes[0] += HeapSizes.array(leaf.length);
             sizes[1] += PackedLeaf.dataBytes(leaf);
@@ -175,7 +186,7 @@ public final class PackedStore implements DiskStore {
         long total = 0;
         for (int c = 0; c < in.children.length; c++) {
             long before = sizes[1];
-            byte[] first = verify(in.children[c], height - 1, sizes, last);
+            byte[] first = verify(in.children[c], height - 1, sizes, last, index);
             if (!Arrays.equals(first, in.firstKeys[c])) {
                 throw new AssertionError("child " + c + " starts at " + ByteKeys.printable(first) + ", its parent says "
                         + ByteKeys.printable(in.firstKeys[c]));
@@ -191,20 +202,15 @@ public final class PackedStore implements DiskStore {
         return in.firstKeys[0];
     }
 
+    /** The value of {@code key} as of the newest batch, or one racing with it (see {@link PackedIndex}). */
     @Override
     public byte[] get(byte[] key) {
-        Snapshot s = current;
-        Object node = s.root;
-        if (node == null) {
-            return null;
-        }
-        for (int h = s.height; h > 0; h--) {
-            Inner in = (Inner) node;
-            node = in.children[in.childFor(key)];
-        }
-        byte[] leaf = (byte[]) node;
-        int i = PackedLeaf.find(leaf, key);
-        return i >= 0 ? PackedLeaf.value(leaf, i) : null;
+        return index.get(key, ByteKeys.hash(key));
+    }
+
+    @Override
+    public byte[] get(byte[] key, int hash) {
+        return index.get(key, hash);
     }
 
     @Override
@@ -272,7 +278,8 @@ public final class PackedStore implements DiskStore {
 
     @Override
     public void close() {
-        current = new Snapshot(null, 0, current.version, 0, 0);
+        current = new Snapshot(null, 0, current.version, 0, 0, 0);
+        index.clear();
     }
 
     @Override
@@ -281,7 +288,7 @@ public final class PackedStore implements DiskStore {
         Snapshot s = current;
         Object root = s.root == null ? PackedLeaf.EMPTY : s.root;
         int height = s.height;
-        heapBytes = s.root == null ? HeapSizes.array(PackedLeaf.EMPTY.length) : s.heapBytes;
+        heapBytes = s.root == null ? HeapSizes.array(PackedLeaf.EMPTY.length) : s.treeHeapBytes;
         dataBytes = s.dataBytes;
         int n = ops.size();
         for (int i = 0; i < n; ) {
@@ -320,7 +327,7 @@ public final class PackedStore implements DiskStore {
         }
         boolean empty = root == PackedLeaf.EMPTY;
         current = new Snapshot(empty ? null : root, empty ? 0 : height, version,
-                empty ? 0 : heapBytes, dataBytes);
+                empty ? 0 : heapBytes, index.heapBytes(), dataBytes);
     }
 
     /**
@@ -386,8 +393,9 @@ public final class PackedStore implements DiskStore {
                     run.addNew(key, value);
                     changed = true;
                 }
-            } else {
-                changed |= present;
+            } else if (present) {
+                index.remove(leaf, j);
+                changed = true;
             }
             if (present) {
                 j++;
@@ -410,6 +418,9 @@ public final class PackedStore implements DiskStore {
         for (byte[] l : leaves) {
             heapBytes += HeapSizes.array(l.length);
             dataBytes += PackedLeaf.dataBytes(l);
+            for (int j = 0, n = PackedLeaf.count(l); j < n; j++) {
+                index.put(l, j);
+            }
             out.add(l);
         }
         return out;
@@ -426,10 +437,15 @@ public final class PackedStore implements DiskStore {
         }
     }
 
-    /** Counts {@code node} and everything under it out of the sizes. */
+    /** Counts {@code node} and everything under it out of the sizes and the index. */
     private void droppedWhole(Object node, int height) {
         dropped(node, height);
-        if (height > 0) {
+        if (height == 0) {
+            byte[] leaf = (byte[]) node;
+            for (int j = 0, n = PackedLeaf.count(leaf); j < n; j++) {
+                index.remove(leaf, j);
+            }
+        } else {
             for (Object child : ((Inner) node).children) {
                 droppedWhole(child, height - 1);
             }
@@ -450,6 +466,9 @@ public final class PackedStore implements DiskStore {
                 return List.of(leaf);
             }
             run.clear();
+            for (int j = first; j < end; j++) {
+                index.remove(leaf, j);
+            }
             for (int j = 0; j < first; j++) {
                 run.addExisting(leaf, j);
             }

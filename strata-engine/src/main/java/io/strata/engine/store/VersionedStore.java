@@ -298,7 +298,8 @@ public final class VersionedStore implements AutoCloseable {
 
     /** The value of {@code key} at {@code version}, or null when absent. */
     public byte[] get(byte[] key, long version) {
-        VersionChain chain = index.get(key);
+        int hash = ByteKeys.hash(key);
+        VersionChain chain = index.get(key, hash);
         if (disk == null) {
             return chain == null ? null : chain.valueAt(version);
         }
@@ -313,7 +314,7 @@ public final class VersionedStore implements AutoCloseable {
         if (!clears.isEmpty() && clears.covers(key, Long.MIN_VALUE, version)) {
             return null;
         }
-        return disk.get(key);
+        return disk.get(key, hash);
     }
 
     /** The newest value of {@code key}, including writes of the batch being applied; writer only. */

@@ -41,13 +41,18 @@ public final class ByteKeys {
      * 64-bit finalizer, so every input bit reaches every output bit.
      */
     public static int hash(byte[] key) {
-        long h = 0x9E3779B97F4A7C15L ^ key.length;
-        int i = 0;
-        for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
-            h = Long.rotateLeft(h ^ (long) LONGS.get(key, i), 29) * 0xC2B2AE3D27D4EB4FL;
+        return hash(key, 0, key.length);
+    }
+
+    /** {@link #hash(byte[])} of the key {@code bytes[from, to)}. */
+    public static int hash(byte[] bytes, int from, int to) {
+        long h = 0x9E3779B97F4A7C15L ^ (to - from);
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            h = Long.rotateLeft(h ^ (long) LONGS.get(bytes, i), 29) * 0xC2B2AE3D27D4EB4FL;
         }
-        for (; i < key.length; i++) {
-            h = (h ^ (key[i] & 0xFF)) * 0x100000001B3L;
+        for (; i < to; i++) {
+            h = (h ^ (bytes[i] & 0xFF)) * 0x100000001B3L;
         }
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;

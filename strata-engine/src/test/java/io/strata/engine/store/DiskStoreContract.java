@@ -73,8 +73,7 @@ import static org.assertj.core.api.Assertions.fail;
  * <h2>Where the contract is read strictly</h2>
  * A range {@code [lo, hi)} with {@code lo >= hi} holds nothing: its cursors are empty both
  * ways, {@code anyKeyIn} is false, and an exact {@code approximateBytes} is 0. A range delete
- * with {@code begin == end} deletes nothing ({@code begin > end} is never generated: the
- * engine never writes one, see {@link VersionedStore#clearRange} and the log replay).
+ * with {@code begin >= end} deletes nothing, and the batch around it still applies.
  */
 public abstract class DiskStoreContract {
     /** A new, empty store at version 0. */
@@ -655,6 +654,26 @@ public abstract class DiskStoreContract {
                 assertThat(store.approximateBytes(b("c"), b("a"))).isZero();
                 assertThat(store.approximateBytes(b("a"), b("c"))).isEqualTo(12);
             }
+        } finally {
+            dispose(store);
+        }
+    }
+
+    /** A range delete the wrong way round deletes nothing; the rest of its batch, and later batches, apply. */
+    @Test
+    public void aRangeDeleteTheWrongWayRoundDeletesNothing() throws Exception {
+        DiskStore store = newStore();
+        try {
+            write(store, List.of(put("a", 5, 1), put("b", 5, 2), put("c", 5, 3)), 1);
+            try (DiskStore.Batch batch = store.newBatch()) {
+                batch.deleteRange(b("c"), b("a"));
+                batch.put(b("d"), b("4"));
+                store.write(batch, 2);
+            }
+            write(store, List.of(put("e", 5, 5)), 3);
+            assertThat(read(store, EMPTY, END, false)).extracting(e -> new String(e.key(), java.nio.charset.StandardCharsets.US_ASCII))
+                    .containsExactly("a", "b", "c", "d", "e");
+            assertThat(store.appliedVersion()).isEqualTo(3);
         } finally {
             dispose(store);
         }

@@ -90,8 +90,9 @@ class PackedStoreTest {
             store.write(batch, b + 1);
         }
         store.verify();
-        // 116 bytes of payload; leaves add 6 a pair and inner nodes a few.
-        assertThat(store.heapBytes() / 100_000.0).isBetween(116.0, 135.0);
+        // 116 bytes of payload; leaves add 6 a pair, inner nodes a few, the hash index 11 to 21
+        // (a quarter to three quarters full). Issue 18's target is 160.
+        assertThat(store.heapBytes() / 100_000.0).isBetween(116.0, 155.0);
     }
 
     private static byte[] key(int i) {
