@@ -75,17 +75,30 @@ final class CatchUp implements AutoCloseable {
     private final ArrayDeque<Batch> pending = new ArrayDeque<>();
     /** Written and past the grace period: the sequencer may drop them from memory. */
     private final ConcurrentLinkedQueue<Batch> written = new ConcurrentLinkedQueue<>();
+    /** Bytes of the batches in {@link #pending}. */
+    @GuardedBy("lock")
+    private long pendingBytes;
     /** Whether this thread holds batches taken from {@link #pending} and not yet handed back. */
     @GuardedBy("lock")
     private boolean busy;
+    /**
+     * How long after a write the next one waits to gather more (0: none). Writing a round to
+     * RocksDB costs about the same per write however small the round; a {@link PackedStore}
+     * rebuilds each leaf a round touches, so a round of many writes shares those rebuilds.
+     */
+    private final long gatherNanos;
+    /** Set by {@link #hurry}: write what is pending without gathering more. */
+    @GuardedBy("lock")
+    private boolean hurried;
     private final Thread thread;
     private volatile boolean closed;
     /** The disk batch, reused from write to write (see {@link DiskStore.Batch#clear}); this thread only. */
     private final DiskStore.Batch out;
 
-    CatchUp(DiskStore disk, ReaderEpochs epochs, String name) {
+    CatchUp(DiskStore disk, ReaderEpochs epochs, String name, long gatherMillis) {
         this.disk = disk;
         this.epochs = epochs;
+        this.gatherNanos = gatherMillis * 1_000_000L;
         this.out = disk.newBatch();
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
@@ -97,7 +110,8 @@ final class CatchUp implements AutoCloseable {
         synchronized (lock) {
             boolean idle = pending.isEmpty();
             pending.add(batch);
-            if (idle) {
+            pendingBytes += batch.bytes;
+            if (idle || pendingBytes >= MAX_BYTES_PER_WRITE) {
                 lock.notifyAll();
             }
         }
@@ -106,6 +120,14 @@ final class CatchUp implements AutoCloseable {
     /** Sequencer: the next written batch whose writes may leave memory, or null. */
     Batch pollWritten() {
         return written.poll();
+    }
+
+    /** Sequencer: writes what is pending at once, without waiting to gather more. */
+    void hurry() {
+        synchronized (lock) {
+            hurried = true;
+            lock.notifyAll();
+        }
     }
 
     /** Whether every batch handed over has been written and handed back. */
@@ -124,24 +146,32 @@ final class CatchUp implements AutoCloseable {
     }
 
     private void catchUp() {
+        long lastWrite = System.nanoTime();
         while (!closed) {
             List<Batch> take = new ArrayList<>();
             synchronized (lock) {
-                while (pending.isEmpty() && !closed) {
-                    try {
+                try {
+                    while (pending.isEmpty() && !closed) {
                         lock.wait(100);
-                    } catch (InterruptedException e) {
-                        return;
                     }
+                    for (long now; !hurried && !closed && pendingBytes < MAX_BYTES_PER_WRITE
+                            && (now = System.nanoTime()) - lastWrite < gatherNanos; ) {
+                        lock.wait(Math.max(1, (gatherNanos - (now - lastWrite)) / 1_000_000));
+                    }
+                } catch (InterruptedException e) {
+                    return;
                 }
+                hurried = false;
                 long bytes = 0;
                 while (!pending.isEmpty() && (take.isEmpty() || bytes < MAX_BYTES_PER_WRITE)) {
                     Batch b = pending.poll();
                     bytes += b.bytes;
                     take.add(b);
                 }
+                pendingBytes -= bytes;
                 busy = !take.isEmpty();
             }
+            lastWrite = System.nanoTime();
             if (take.isEmpty()) {
                 continue;
             }

@@ -11,9 +11,11 @@ import java.util.Arrays;
  * collector and costs 6 bytes per pair beyond the keys and values.
  *
  * <pre>
- * int count | int offset[0] … offset[count] | entry 0 … entry count-1
+ * int id | int count | int offset[0] … offset[count] | entry 0 … entry count-1
  * entry i, from offset[i] to offset[i + 1]:  u16 keyLength | key | value
  * </pre>
+ * The id is the leaf's slot in {@link PackedIndex}'s table of leaves, which a rebuilt leaf
+ * keeps, so that the keys it still holds need no new index entry.
  * Integers are little-endian. {@code offset[count]} is the end of the last entry, so a value's
  * length is implied. Keys are at most 65,535 bytes (FoundationDB allows 10,000, system keys
  * 30,000).
@@ -21,7 +23,9 @@ import java.util.Arrays;
  * <p>A leaf is never changed once built: {@link PackedStore} replaces it.
  */
 final class PackedLeaf {
-    static final byte[] EMPTY = {0, 0, 0, 0, 8, 0, 0, 0};
+    /** No leaf: a leaf not yet in the index. */
+    static final int NO_ID = -1;
+    static final byte[] EMPTY = {-1, -1, -1, -1, 0, 0, 0, 0, 12, 0, 0, 0};
     static final int MAX_KEY_LENGTH = 0xffff;
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -29,13 +33,17 @@ final class PackedLeaf {
     private PackedLeaf() {
     }
 
-    static int count(byte[] leaf) {
+    static int id(byte[] leaf) {
         return (int) INT.get(leaf, 0);
+    }
+
+    static int count(byte[] leaf) {
+        return (int) INT.get(leaf, 4);
     }
 
     /** Where entry {@code i} starts; {@code i == count} gives the end of the last one. */
     static int entryStart(byte[] leaf, int i) {
-        return (int) INT.get(leaf, 4 + 4 * i);
+        return (int) INT.get(leaf, 8 + 4 * i);
     }
 
     static int keyStart(byte[] leaf, int i) {
@@ -111,18 +119,19 @@ final class PackedLeaf {
 
     /** What a leaf of {@code count} entries whose entries take {@code entryBytes} bytes takes. */
     static int length(int count, long entryBytes) {
-        long n = 8L + 4L * count + entryBytes;
+        long n = 12L + 4L * count + entryBytes;
         if (n > Integer.MAX_VALUE - 16) {
             throw new IllegalStateException("a packed leaf of " + n + " bytes");
         }
         return (int) n;
     }
 
-    /** Starts a leaf of {@code count} entries taking {@code entryBytes}: sets its count; entries follow with {@link #put}. */
-    static byte[] allocate(int count, long entryBytes) {
+    /** Starts leaf {@code id} of {@code count} entries taking {@code entryBytes}; entries follow with {@link #copy} or {@link #put}. */
+    static byte[] allocate(int id, int count, long entryBytes) {
         byte[] leaf = new byte[length(count, entryBytes)];
-        INT.set(leaf, 0, count);
-        INT.set(leaf, 4, 8 + 4 * count);
+        INT.set(leaf, 0, id);
+        INT.set(leaf, 4, count);
+        INT.set(leaf, 8, 12 + 4 * count);
         return leaf;
     }
 
@@ -132,7 +141,7 @@ final class PackedLeaf {
         int from = entryStart(source, j);
         int n = entryStart(source, j + 1) - from;
         System.arraycopy(source, from, leaf, at, n);
-        INT.set(leaf, 8 + 4 * i, at + n);
+        INT.set(leaf, 12 + 4 * i, at + n);
     }
 
     /** Writes entry {@code i} (the one after {@code i - 1}) from {@code key} and {@code value}. */
@@ -141,7 +150,7 @@ final class PackedLeaf {
         SHORT.set(leaf, at, (short) key.length);
         System.arraycopy(key, 0, leaf, at + 2, key.length);
         System.arraycopy(value, 0, leaf, at + 2 + key.length, value.length);
-        INT.set(leaf, 8 + 4 * i, at + 2 + key.length + value.length);
+        INT.set(leaf, 12 + 4 * i, at + 2 + key.length + value.length);
     }
 
     /** The bytes entry {@code j} of {@code leaf} takes, offset included. */

@@ -4,7 +4,6 @@ import io.strata.engine.util.ByteKeys;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -112,6 +111,7 @@ public final class PackedStore implements DiskStore {
     private final PackedIndex index = new PackedIndex();
     /** Writer only: reused between rebuilds. */
     private final PackedRun run = new PackedRun();
+    private final KeyOrder keyOrder = new KeyOrder();
     /** Writer only: the heap and data bytes of the tree being built, as of the changes so far. */
     private long heapBytes;
     private long dataBytes;
@@ -139,16 +139,19 @@ public final class PackedStore implements DiskStore {
     long verify() {
         Snapshot s = current;
         if (s.root == null) {
-            if (s.treeHeapBytes != 0 || s.dataBytes != 0 || index.size() != 0) {
+            if (s.treeHeapBytes != 0 || s.dataBytes != 0 || index.size() != 0 || index.leafCount() != 0) {
                 throw new AssertionError("an empty tree with sizes " + s.treeHeapBytes + "/" + s.dataBytes);
             }
             return 0;
         }
-        long[] sizes = new long[3]; // heap, data, keys
+        long[] sizes = new long[4]; // heap, data, keys, leaves
         byte[][] last = {null};
         verify(s.root, s.height, sizes, last, index);
         if (sizes[2] != index.size()) {
             throw new AssertionError("the index holds " + index.size() + " keys, the tree " + sizes[2]);
+        }
+        if (sizes[3] != index.leafCount()) {
+            throw new AssertionError("the index has " + index.leafCount() + " leaf ids in use, the tree " + sizes[3] + " leaves");
         }
         if (sizes[0] != s.treeHeapBytes || sizes[1] != s.dataBytes) {
             throw new AssertionError("sizes kept " + s.treeHeapBytes + "/" + s.dataBytes + ", counted " + sizes[0] + "/" + sizes[1]);
@@ -173,8 +176,12 @@ public final class PackedStore implements DiskStore {
                     throw new AssertionError("the index does not find " + ByteKeys.printable(k));
                 }
             }
+            if (index.leaf(PackedLeaf.id(leaf)) != leaf) {
+                throw new AssertionError("leaf " + PackedLeaf.id(leaf) + " is not the index's leaf of its id");
+            }
             sizes[0] += HeapSizes.array(leaf.length);
             sizes[1] += PackedLeaf.dataBytes(leaf);
+            sizes[3]++;
             sizes[2] += n;
             return PackedLeaf.key(leaf, 0);
         }
@@ -301,7 +308,7 @@ public final class PackedStore implements DiskStore {
                 while (end < n && ops.kinds[end] != PackedBatch.DELETE_RANGE) {
                     end++;
                 }
-                Integer[] order = ops.sortedLastWins(i, end);
+                int[] order = ops.sortedLastWins(keyOrder, i, end);
                 replaced = apply(root, height, ops, order, 0, order.length);
                 i = end;
             }
@@ -335,7 +342,7 @@ public final class PackedStore implements DiskStore {
      * one per key) to {@code node} at {@code height}: the nodes that replace it, possibly
      * none, or {@code node} itself when nothing changed.
      */
-    private List<Object> apply(Object node, int height, PackedBatch ops, Integer[] order, int from, int to) {
+    private List<Object> apply(Object node, int height, PackedBatch ops, int[] order, int from, int to) {
         if (height == 0) {
             return applyToLeaf((byte[]) node, ops, order, from, to);
         }
@@ -372,7 +379,7 @@ public final class PackedStore implements DiskStore {
         return rebuild(height, children);
     }
 
-    private List<Object> applyToLeaf(byte[] leaf, PackedBatch ops, Integer[] order, int from, int to) {
+    private List<Object> applyToLeaf(byte[] leaf, PackedBatch ops, int[] order, int from, int to) {
         run.clear();
         boolean changed = false;
         int n = PackedLeaf.count(leaf);
@@ -390,7 +397,7 @@ public final class PackedStore implements DiskStore {
                 if (present && Arrays.equals(leaf, PackedLeaf.valueStart(leaf, j), PackedLeaf.valueEnd(leaf, j), value, 0, value.length)) {
                     run.addExisting(leaf, j);
                 } else {
-                    run.addNew(key, value);
+                    run.addNew(key, value, present ? PackedLeaf.id(leaf) : PackedLeaf.NO_ID);
                     changed = true;
                 }
             } else if (present) {
@@ -407,22 +414,59 @@ public final class PackedStore implements DiskStore {
         while (j < n) {
             run.addExisting(leaf, j++);
         }
-        return newLeaves();
+        return newLeaves(PackedLeaf.id(leaf));
     }
 
-    /** The run cut into leaves, counted into the sizes. */
-    private List<Object> newLeaves() {
-        List<byte[]> leaves = run.cut(LEAF_BYTES);
-        run.clear();
+    /**
+     * The run cut into leaves, counted into the sizes and entered in the index. The first
+     * keeps id {@code keep} (the leaf it replaces; {@link PackedLeaf#NO_ID}: none), the others
+     * take new ids; {@code keep} is freed when no leaf is left. The index's order (see
+     * {@link PackedIndex}): leaves under new ids enter the table before any key moves to them;
+     * the leaf under {@code keep} replaces its predecessor after the keys that leave it moved
+     * out, and before keys from another leaf move in (a merge; a run never has both).
+     */
+    private List<Object> newLeaves(int keep) {
+        int firstId = keep != PackedLeaf.NO_ID ? keep : index.newId();
+        List<byte[]> leaves = run.cut(LEAF_BYTES, firstId, index::newId);
         List<Object> out = new ArrayList<>(leaves.size());
-        for (byte[] l : leaves) {
+        boolean movesIn = false;
+        for (int p = 0; p < leaves.size(); p++) {
+            byte[] l = leaves.get(p);
             heapBytes += HeapSizes.array(l.length);
             dataBytes += PackedLeaf.dataBytes(l);
-            for (int j = 0, n = PackedLeaf.count(l); j < n; j++) {
-                index.put(l, j);
-            }
             out.add(l);
+            if (p > 0) {
+                index.publish(l);
+            } else {
+                for (int i = run.cutAt(0); i < run.cutAt(1) && !movesIn; i++) {
+                    int from = run.indexedIn(i);
+                    movesIn = from != PackedLeaf.NO_ID && from != firstId;
+                }
+            }
         }
+        assert !movesIn || leaves.size() == 1 : "a run both merges and splits";
+        if (!leaves.isEmpty() && (movesIn || keep == PackedLeaf.NO_ID)) {
+            index.publish(leaves.get(0));
+        }
+        for (int p = 0; p < leaves.size(); p++) {
+            byte[] l = leaves.get(p);
+            int id = PackedLeaf.id(l);
+            for (int i = run.cutAt(p), j = 0; i < run.cutAt(p + 1); i++, j++) {
+                if (run.indexedIn(i) != id) {
+                    index.place(l, j, run.indexedIn(i));
+                }
+            }
+        }
+        if (leaves.isEmpty()) {
+            if (keep != PackedLeaf.NO_ID) {
+                index.free(keep);
+            } else {
+                index.free(firstId);
+            }
+        } else if (!movesIn && keep != PackedLeaf.NO_ID) {
+            index.publish(leaves.get(0));
+        }
+        run.clear();
         return out;
     }
 
@@ -445,6 +489,7 @@ public final class PackedStore implements DiskStore {
             for (int j = 0, n = PackedLeaf.count(leaf); j < n; j++) {
                 index.remove(leaf, j);
             }
+            index.free(PackedLeaf.id(leaf));
         } else {
             for (Object child : ((Inner) node).children) {
                 droppedWhole(child, height - 1);
@@ -475,7 +520,7 @@ public final class PackedStore implements DiskStore {
             for (int j = end; j < n; j++) {
                 run.addExisting(leaf, j);
             }
-            return newLeaves();
+            return newLeaves(PackedLeaf.id(leaf));
         }
         Inner in = (Inner) node;
         int firstChild = in.childFor(lo);
@@ -636,8 +681,9 @@ public final class PackedStore implements DiskStore {
             run.clear();
             run.addAll((byte[]) a);
             run.addAll((byte[]) b);
-            List<Object> leaves = newLeaves();
+            List<Object> leaves = newLeaves(PackedLeaf.id((byte[]) a));
             assert leaves.size() == 1;
+            index.free(PackedLeaf.id((byte[]) b)); // its keys moved to a's id
             return leaves.get(0);
         }
         Inner x = (Inner) a;
@@ -664,7 +710,6 @@ public final class PackedStore implements DiskStore {
         static final byte PUT = 0;
         static final byte DELETE = 1;
         static final byte DELETE_RANGE = 2;
-        private static final Comparator<byte[]> KEYS = ByteKeys.COMPARATOR;
 
         byte[] kinds = new byte[16];
         /** The key; for a range delete its begin. */
@@ -708,13 +753,9 @@ public final class PackedStore implements DiskStore {
         }
 
         /** Indexes of the point writes {@code [from, to)} sorted by key, keeping only each key's last. */
-        Integer[] sortedLastWins(int from, int to) {
-            Integer[] order = new Integer[to - from];
-            for (int i = from; i < to; i++) {
-                order[i - from] = i;
-            }
+        int[] sortedLastWins(KeyOrder sorter, int from, int to) {
             // Stable: a key's writes stay in batch order, so the last of a run of equal keys wins.
-            Arrays.sort(order, (x, y) -> KEYS.compare(keys[x], keys[y]));
+            int[] order = sorter.sort(keys, from, to);
             int kept = 0;
             for (int i = 0; i < order.length; i++) {
                 if (i + 1 < order.length && Arrays.equals(keys[order[i]], keys[order[i + 1]])) {

@@ -166,7 +166,8 @@ public final class VersionedStore implements AutoCloseable {
         this.disk = disk;
         this.diskClears = new RangeClears();
         this.epochs = new ReaderEpochs();
-        this.catchUp = new CatchUp(disk, epochs, name);
+        // The packed store gathers 20 ms of writes per round (see CatchUp's gatherNanos).
+        this.catchUp = new CatchUp(disk, epochs, name, disk.durable() ? 0 : PACKED_GATHER_MILLIS);
         this.clearsToHandOver = new java.util.ArrayDeque<>();
     }
 
@@ -232,12 +233,16 @@ public final class VersionedStore implements AutoCloseable {
         if (disk == null || disk.durable()) {
             return;
         }
+        catchUp.hurry();
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         while (!catchUp.idle() && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
         dropWrittenToDisk();
     }
+
+    /** How long the catch-up gathers writes for the packed store before a round. */
+    static final long PACKED_GATHER_MILLIS = 20;
 
     /** Over a disk store, whether the catch-up has written everything handed to it. */
     public boolean caughtUp() {
