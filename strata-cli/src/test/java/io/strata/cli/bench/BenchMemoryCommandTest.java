@@ -20,7 +20,7 @@ class BenchMemoryCommandTest {
         assertThat(c.keyBytes).isEqualTo(16);
         assertThat(c.valueBytes).isEqualTo(100);
         assertThat(c.batch).isEqualTo(1_000);
-        assertThat(c.output.out).isEqualTo(Path.of("bench-results"));
+        assertThat(c.out).isEqualTo(Path.of("bench-results"));
         c.spec = picocli.CommandLine.Model.CommandSpec.forAnnotatedObject(c);
         assertThat(c.scenario().isTargetShape()).isTrue();
     }
