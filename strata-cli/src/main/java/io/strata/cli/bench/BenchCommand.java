@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         description = "Run a whole-scenario benchmark (JMH microbenchmarks: see strata-bench).",
         subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class,
                 BenchAllocatorsCommand.class, BenchInterningCommand.class, BenchSetsCommand.class,
-                BenchMutexCommand.class, BenchRecordsCommand.class, BenchRedisCommand.class, BenchSsdCommand.class})
+                BenchMutexCommand.class, BenchRecordsCommand.class, BenchRedisCommand.class, BenchSsdCommand.class,
+                BenchMemoryCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
