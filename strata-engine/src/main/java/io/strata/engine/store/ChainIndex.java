@@ -147,6 +147,11 @@ final class ChainIndex {
                 live--;
                 removed++;
                 SIZE.setRelease(this, live); // not a volatile write: see VersionNode
+                if (live < t.slots.length / 32 && t.slots.length > MIN_CAPACITY) {
+                    // Over a packed or disk store the window empties as keys leave it: give
+                    // back the table a burst of writes grew (a million keys: 32 MiB).
+                    rebuild();
+                }
                 return true;
             }
             if (c == null) {

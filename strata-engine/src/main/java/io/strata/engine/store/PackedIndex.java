@@ -19,8 +19,8 @@ import java.util.Arrays;
  * are two {@code int}s — the key's {@link ByteKeys#hash} (0: an empty slot) and the leaf id
  * ({@link #GONE} once deleted; the slot stays taken so that later keys' probes go on past it)
  * — with open addressing and linear probing, rebuilt (larger, or the same size without the
- * deleted slots) at three quarters full, smaller when fewer than a sixteenth hold keys: about
- * 14 bytes a key, and no references for the garbage collector to track.
+ * deleted slots) at three quarters full, smaller when fewer than a sixteenth hold keys: 11 to
+ * 21 bytes a key, and no references for the garbage collector to track.
  *
  * <h2>Concurrency</h2>
  * One writer ({@link PackedStore}'s), any number of readers, no locks. Every slot and table
@@ -207,12 +207,12 @@ final class PackedIndex {
         }
     }
 
-    /** A new key table with room for twice the keys held, without the deleted slots, published whole. */
+    /** A new key table at most half full, without the deleted slots, published whole. */
     private void rebuild() {
         Keys old = keys;
         int capacity = MIN_CAPACITY;
-        while (capacity / 4 * 3 < live * 2) {
-            capacity *= 2;
+        while (capacity / 2 < live) {
+            capacity *= 2; // at most half full after a rebuild, so at most three quarters before the next
         }
         Keys t = new Keys(capacity);
         for (int i = 0; i < old.hashes.length; i++) {

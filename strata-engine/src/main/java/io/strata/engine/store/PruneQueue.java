@@ -10,8 +10,8 @@ package io.strata.engine.store;
  * would otherwise copy. Writer-owned.
  */
 final class PruneQueue {
-    private VersionChain[] chains = new VersionChain[1024];
-    private VersionNode[] nodes = new VersionNode[1024];
+    private VersionChain[] chains = new VersionChain[MIN_CAPACITY];
+    private VersionNode[] nodes = new VersionNode[MIN_CAPACITY];
     /** Index of the oldest entry, and the number held; capacity is a power of two. */
     private int head;
     private int count;
@@ -55,11 +55,20 @@ final class PruneQueue {
         nodes[head] = null;
         head = (head + 1) & (chains.length - 1);
         count--;
+        if (count < chains.length / 16 && chains.length > MIN_CAPACITY) {
+            resize(chains.length / 4); // give back what five seconds of a burst grew
+        }
     }
 
+    private static final int MIN_CAPACITY = 1024;
+
     private void grow() {
-        VersionChain[] c = new VersionChain[chains.length * 2];
-        VersionNode[] n = new VersionNode[nodes.length * 2];
+        resize(chains.length * 2);
+    }
+
+    private void resize(int capacity) {
+        VersionChain[] c = new VersionChain[capacity];
+        VersionNode[] n = new VersionNode[capacity];
         for (int i = 0; i < count; i++) {
             int from = (head + i) & (chains.length - 1);
             c[i] = chains[from];
