@@ -249,7 +249,7 @@ final class EngineTransaction extends TransactionOverloads {
                 pending.add(commitFlight.result);
             } else {
                 watches.drainFuturesInto(toFail);
-                if (versionstamp != null) {
+                if (versionstamp != null && state != State.COMMITTED) {
                     toFail.add(versionstamp);
                 }
             }
@@ -285,7 +285,10 @@ final class EngineTransaction extends TransactionOverloads {
                 return;
             }
             // The common case — nothing outstanding — must not pay for an exception's stack trace.
-            idle = pending.isEmpty() && watches.isEmpty() && (versionstamp == null || versionstamp.isDone());
+            // A committed transaction's versionstamp is known, only maybe not yet handed over
+            // (finishCommit completes it just after leaving this monitor): closing keeps it.
+            idle = pending.isEmpty() && watches.isEmpty()
+                    && (versionstamp == null || versionstamp.isDone() || state == State.COMMITTED);
             if (idle) {
                 closed = true;
                 if (timeoutTask != null) {
