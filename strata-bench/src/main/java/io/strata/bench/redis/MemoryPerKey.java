@@ -8,7 +8,10 @@ import java.util.function.LongSupplier;
 /**
  * Memory per key: {@code keys} string keys ({@code mem:<i>}, 100-byte values) written through
  * a client, and the growth of what {@code usedBytes} reports divided by the number of keys —
- * Redis's {@code used_memory} for Redis, the JVM heap after a full collection for Strata.
+ * Redis's {@code used_memory} for Redis, the JVM heap after a full collection for Strata —
+ * right after the writes and again {@code settleMillis} later: Strata's engine holds the last
+ * five seconds of writes in its MVCC window, in larger structures than the keys take once
+ * they have left it.
  */
 public final class MemoryPerKey {
     public static final int VALUE_BYTES = 100;
@@ -16,7 +19,11 @@ public final class MemoryPerKey {
     private MemoryPerKey() {
     }
 
-    public static double measure(int port, int keys, LongSupplier usedBytes) {
+    /** Bytes per key right after the writes, and {@code settleMillis} after them. */
+    public record PerKey(double rightAfter, double settled) {
+    }
+
+    public static PerKey measure(int port, int keys, LongSupplier usedBytes, long settleMillis) {
         long before = usedBytes.getAsLong();
         byte[] value = new byte[VALUE_BYTES];
         java.util.Arrays.fill(value, (byte) 'v');
@@ -31,6 +38,15 @@ public final class MemoryPerKey {
             p.sync();
             long after = usedBytes.getAsLong();
             double perKey = (after - before) / (double) keys;
+            double settled = perKey;
+            if (settleMillis > 0) {
+                try {
+                    Thread.sleep(settleMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                settled = (usedBytes.getAsLong() - before) / (double) keys;
+            }
             for (int i = 0; i < keys; i += 1000) {
                 String[] batch = new String[Math.min(1000, keys - i)];
                 for (int k = 0; k < batch.length; k++) {
@@ -38,7 +54,7 @@ public final class MemoryPerKey {
                 }
                 j.del(batch);
             }
-            return perKey;
+            return new PerKey(perKey, settled);
         }
     }
 
