@@ -87,6 +87,12 @@ final class CatchUp implements AutoCloseable {
      * rebuilds each leaf a round touches, so a round of many writes shares those rebuilds.
      */
     private final long gatherNanos;
+    /**
+     * Bytes of keys and values per round, about: {@link #MAX_BYTES_PER_WRITE} for RocksDB; more
+     * for a {@link PackedStore}, where a round that fell behind shares each leaf rebuild among
+     * more of its keys the larger it is.
+     */
+    private final long maxBytesPerRound;
     /** Set by {@link #hurry}: write what is pending without gathering more. */
     @GuardedBy("lock")
     private boolean hurried;
@@ -95,9 +101,10 @@ final class CatchUp implements AutoCloseable {
     /** The disk batch, reused from write to write (see {@link DiskStore.Batch#clear}); this thread only. */
     private final DiskStore.Batch out;
 
-    CatchUp(DiskStore disk, ReaderEpochs epochs, String name, long gatherMillis) {
+    CatchUp(DiskStore disk, ReaderEpochs epochs, String name, long gatherMillis, long maxBytesPerRound) {
         this.disk = disk;
         this.epochs = epochs;
+        this.maxBytesPerRound = maxBytesPerRound;
         this.gatherNanos = gatherMillis * 1_000_000L;
         this.out = disk.newBatch();
         this.thread = new Thread(this::run, name);
@@ -111,7 +118,7 @@ final class CatchUp implements AutoCloseable {
             boolean idle = pending.isEmpty();
             pending.add(batch);
             pendingBytes += batch.bytes;
-            if (idle || pendingBytes >= MAX_BYTES_PER_WRITE) {
+            if (idle || pendingBytes >= maxBytesPerRound) {
                 lock.notifyAll();
             }
         }
@@ -154,7 +161,7 @@ final class CatchUp implements AutoCloseable {
                     while (pending.isEmpty() && !closed) {
                         lock.wait(100);
                     }
-                    for (long now; !hurried && !closed && pendingBytes < MAX_BYTES_PER_WRITE
+                    for (long now; !hurried && !closed && pendingBytes < maxBytesPerRound
                             && (now = System.nanoTime()) - lastWrite < gatherNanos; ) {
                         lock.wait(Math.max(1, (gatherNanos - (now - lastWrite)) / 1_000_000));
                     }
@@ -163,7 +170,7 @@ final class CatchUp implements AutoCloseable {
                 }
                 hurried = false;
                 long bytes = 0;
-                while (!pending.isEmpty() && (take.isEmpty() || bytes < MAX_BYTES_PER_WRITE)) {
+                while (!pending.isEmpty() && (take.isEmpty() || bytes < maxBytesPerRound)) {
                     Batch b = pending.poll();
                     bytes += b.bytes;
                     take.add(b);

@@ -167,7 +167,9 @@ public final class VersionedStore implements AutoCloseable {
         this.diskClears = new RangeClears();
         this.epochs = new ReaderEpochs();
         // The packed store gathers 20 ms of writes per round (see CatchUp's gatherNanos).
-        this.catchUp = new CatchUp(disk, epochs, name, disk.durable() ? 0 : PACKED_GATHER_MILLIS);
+        this.catchUp = disk.durable()
+                ? new CatchUp(disk, epochs, name, 0, CatchUp.MAX_BYTES_PER_WRITE)
+                : new CatchUp(disk, epochs, name, PACKED_GATHER_MILLIS, PACKED_BYTES_PER_ROUND);
         this.clearsToHandOver = new java.util.ArrayDeque<>();
     }
 
@@ -243,6 +245,8 @@ public final class VersionedStore implements AutoCloseable {
 
     /** How long the catch-up gathers writes for the packed store before a round. */
     static final long PACKED_GATHER_MILLIS = 20;
+    /** How much a round of the catch-up writes to the packed store at most, about. */
+    static final long PACKED_BYTES_PER_ROUND = 64L << 20;
 
     /** Over a disk store, whether the catch-up has written everything handed to it. */
     public boolean caughtUp() {
