@@ -5,15 +5,18 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The ordered store on disk under {@link io.strata.Storage#SSD}: the newest version of every
- * key as of {@link #appliedVersion()}, written only by the store's catch-up thread, in
- * version order, one atomic batch at a time.
+ * The ordered store under the MVCC window: the newest version of every key as of
+ * {@link #appliedVersion()}, written only by the store's catch-up thread (or recovery), in
+ * version order, one atomic batch at a time. On disk under {@link io.strata.Storage#SSD}
+ * ({@code RocksDiskStore}); on the heap under {@link io.strata.Storage#MEMORY}
+ * ({@link PackedStore}, not {@link #durable}).
  *
  * <p>Contract an implementation keeps: a {@link #write} is atomic and, once it returns,
- * visible to every later {@link #get} and {@link #cursor}; a crash loses at most the writes
- * after the last {@link #makeDurable}, never part of one, and {@link #appliedVersion()}
- * after reopening names the last batch kept; a cursor reads one consistent state (the one
- * when it was opened) and must be closed.
+ * visible to every later {@link #get} and {@link #cursor}; a durable store's crash loses at
+ * most the writes after the last {@link #makeDurable}, never part of one, and
+ * {@link #appliedVersion()} after reopening names the last batch kept; a cursor reads one
+ * consistent state (the one when it was opened) and must be closed. {@code DiskStoreContract}
+ * (tests) holds every implementation to it.
  */
 public interface DiskStore extends AutoCloseable {
     /** The value of {@code key}, or null when absent. Any thread. */
