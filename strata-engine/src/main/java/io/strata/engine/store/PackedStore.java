@@ -5,8 +5,6 @@ import io.strata.engine.util.ByteKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * The newest version of every key below the MVCC window, packed into the Java heap: the
@@ -47,7 +45,7 @@ public final class PackedStore implements DiskStore {
     static final int FANOUT = 64;
 
     /** A published tree: its root (null when empty), height (0: the root is a leaf), version and sizes. */
-    private record Snapshot(Object root, int height, long version, long treeHeapBytes, long indexHeapBytes, long dataBytes) {
+    record Snapshot(Object root, int height, long version, long treeHeapBytes, long indexHeapBytes, long dataBytes) {
         long heapBytes() {
             return treeHeapBytes + indexHeapBytes;
         }
@@ -703,175 +701,5 @@ public final class PackedStore implements DiskStore {
         long[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
-    }
-
-    /** Puts, deletes and range deletes, kept as given until {@link #write} applies them. */
-    static final class PackedBatch implements Batch {
-        static final byte PUT = 0;
-        static final byte DELETE = 1;
-        static final byte DELETE_RANGE = 2;
-
-        byte[] kinds = new byte[16];
-        /** The key; for a range delete its begin. */
-        byte[][] keys = new byte[16][];
-        /** The value; for a range delete its end. */
-        byte[][] values = new byte[16][];
-        private int size;
-
-        @Override
-        public void put(byte[] key, byte[] value) {
-            if (key.length > PackedLeaf.MAX_KEY_LENGTH) {
-                throw new IllegalArgumentException("a key of " + key.length + " bytes (at most " + PackedLeaf.MAX_KEY_LENGTH + ")");
-            }
-            add(PUT, key, value);
-        }
-
-        @Override
-        public void delete(byte[] key) {
-            add(DELETE, key, null);
-        }
-
-        @Override
-        public void deleteRange(byte[] begin, byte[] end) {
-            add(DELETE_RANGE, begin, end);
-        }
-
-        private void add(byte kind, byte[] a, byte[] b) {
-            if (size == kinds.length) {
-                kinds = Arrays.copyOf(kinds, size * 2);
-                keys = Arrays.copyOf(keys, size * 2);
-                values = Arrays.copyOf(values, size * 2);
-            }
-            kinds[size] = kind;
-            keys[size] = a;
-            values[size++] = b;
-        }
-
-        @Override
-        public int size() {
-            return size;
-        }
-
-        /** Indexes of the point writes {@code [from, to)} sorted by key, keeping only each key's last. */
-        int[] sortedLastWins(KeyOrder sorter, int from, int to) {
-            // Stable: a key's writes stay in batch order, so the last of a run of equal keys wins.
-            int[] order = sorter.sort(keys, from, to);
-            int kept = 0;
-            for (int i = 0; i < order.length; i++) {
-                if (i + 1 < order.length && Arrays.equals(keys[order[i]], keys[order[i + 1]])) {
-                    continue;
-                }
-                order[kept++] = order[i];
-            }
-            return Arrays.copyOf(order, kept);
-        }
-
-        @Override
-        public void clear() {
-            Arrays.fill(keys, 0, size, null);
-            Arrays.fill(values, 0, size, null);
-            size = 0;
-        }
-
-        @Override
-        public void close() {
-            clear();
-        }
-    }
-
-    /**
-     * A walk over one published tree, in either direction: a stack of the inner nodes above the
-     * current leaf and the child taken in each. Not thread-safe.
-     */
-    private static final class PackedCursor implements Cursor {
-        private final byte[] lo;
-        private final byte[] hi;
-        private final boolean reverse;
-        private final Inner[] path;
-        private final int[] taken;
-        private byte[] leaf;
-        private int index;
-        private Map.Entry<byte[], byte[]> next;
-        private boolean done;
-
-        PackedCursor(Snapshot s, byte[] lo, byte[] hi, boolean reverse) {
-            this.lo = lo;
-            this.hi = hi;
-            this.reverse = reverse;
-            this.path = new Inner[s.height];
-            this.taken = new int[s.height];
-            if (s.root == null || ByteKeys.compare(lo, hi) >= 0) {
-                done = true;
-                return;
-            }
-            byte[] seek = reverse ? hi : lo;
-            Object node = s.root;
-            for (int d = 0; d < s.height; d++) {
-                Inner in = (Inner) node;
-                path[d] = in;
-                taken[d] = in.childFor(seek);
-                node = in.children[taken[d]];
-            }
-            leaf = (byte[]) node;
-            index = PackedLeaf.ceiling(leaf, seek) - (reverse ? 1 : 0);
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && !done) {
-                if (index < 0 || index >= PackedLeaf.count(leaf)) {
-                    if (!step()) {
-                        done = true;
-                    }
-                    continue;
-                }
-                boolean inside = reverse ? PackedLeaf.compare(leaf, index, lo) >= 0 : PackedLeaf.compare(leaf, index, hi) < 0;
-                if (!inside) {
-                    done = true;
-                    break;
-                }
-                next = Map.entry(PackedLeaf.key(leaf, index), PackedLeaf.value(leaf, index));
-                index += reverse ? -1 : 1;
-            }
-            return next != null;
-        }
-
-        /** Moves to the next leaf in the walk's direction; false at the end of the tree. */
-        private boolean step() {
-            int d = path.length - 1;
-            while (d >= 0 && (reverse ? taken[d] == 0 : taken[d] == path[d].children.length - 1)) {
-                d--;
-            }
-            if (d < 0) {
-                return false;
-            }
-            taken[d] += reverse ? -1 : 1;
-            Object node = path[d].children[taken[d]];
-            for (d++; d < path.length; d++) {
-                Inner in = (Inner) node;
-                path[d] = in;
-                taken[d] = reverse ? in.children.length - 1 : 0;
-                node = in.children[taken[d]];
-            }
-            leaf = (byte[]) node;
-            index = reverse ? PackedLeaf.count(leaf) - 1 : 0;
-            return true;
-        }
-
-        @Override
-        public Map.Entry<byte[], byte[]> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Map.Entry<byte[], byte[]> result = next;
-            next = null;
-            return result;
-        }
-
-        @Override
-        public void close() {
-            done = true;
-            next = null;
-        }
     }
 }
