@@ -1,5 +1,7 @@
 package io.strata.bench.memory;
 
+import io.strata.bench.data.Mix;
+
 import java.util.SplittableRandom;
 
 /**
@@ -72,7 +74,7 @@ final class PairData {
         long pad = h;
         for (int b = width; b < keyBytes; b++) {
             if ((b - width) % Long.BYTES == 0) {
-                pad = mix64(pad ^ 0x9e3779b97f4a7c15L);
+                pad = Mix.murmur64(pad ^ 0x9e3779b97f4a7c15L);
             }
             key[b] = (byte) (pad >>> (8 * ((b - width) % Long.BYTES)));
         }
@@ -82,7 +84,7 @@ final class PairData {
     /** The value of index {@code i}; a new array. */
     byte[] value(long i) {
         byte[] value = new byte[valueBytes];
-        new SplittableRandom(mix64(~i)).nextBytes(value);
+        new SplittableRandom(Mix.murmur64(~i)).nextBytes(value);
         return value;
     }
 
@@ -103,13 +105,4 @@ final class PairData {
         return x;
     }
 
-    /** MurmurHash3's 64-bit finaliser. */
-    private static long mix64(long x) {
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        x *= 0xc4ceb9fe1a85ec53L;
-        x ^= x >>> 33;
-        return x;
-    }
 }

@@ -1,5 +1,7 @@
 package io.strata.bench.ssd;
 
+import io.strata.bench.data.Mix;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -64,7 +66,7 @@ public final class SsdData {
 
     /** The key of index {@code i}; a new array. */
     public byte[] key(long i) {
-        return ByteBuffer.allocate(KEY_BYTES).putLong(((long) PREFIX << 56) | (mix(i) >>> 8)).putLong(i).array();
+        return ByteBuffer.allocate(KEY_BYTES).putLong(((long) PREFIX << 56) | (Mix.murmur64(i) >>> 8)).putLong(i).array();
     }
 
     /**
@@ -85,7 +87,7 @@ public final class SsdData {
 
     /** The value of index {@code i}; a new array (Strata keeps the arrays it is given). */
     public byte[] value(long i) {
-        int offset = (int) Long.remainderUnsigned(mix(~i), POOL_BYTES);
+        int offset = (int) Long.remainderUnsigned(Mix.murmur64(~i), POOL_BYTES);
         byte[] v = Arrays.copyOfRange(pool, offset, offset + valueBytes);
         ByteBuffer.wrap(v).putLong(i);
         return v;
@@ -96,13 +98,4 @@ public final class SsdData {
         return v != null && Arrays.equals(v, value(i));
     }
 
-    /** MurmurHash3's 64-bit finaliser: a bijection, so distinct indexes give distinct keys. */
-    static long mix(long x) {
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        x *= 0xc4ceb9fe1a85ec53L;
-        x ^= x >>> 33;
-        return x;
-    }
 }
