@@ -108,7 +108,7 @@ public final class PackedStore implements DiskStore {
     private volatile Snapshot current = new Snapshot(null, 0, 0, 0, 0, 0);
 
     /** Where each key's leaf is, for point reads. */
-    private final PackedIndex index = new PackedIndex();
+    private final PackedIndex index;
     /** Writer only: reused between rebuilds. */
     private final PackedRun run = new PackedRun();
     private final KeyOrder keyOrder = new KeyOrder();
@@ -118,6 +118,15 @@ public final class PackedStore implements DiskStore {
 
     /** An empty store at version 0. */
     public PackedStore() {
+        this.index = new PackedIndex();
+    }
+
+    /**
+     * Tests: a store whose index gives leaf ids at least {@code indexIdBits} bits, so that its
+     * tags are short and many keys share one (see {@link PackedIndex}).
+     */
+    PackedStore(int indexIdBits) {
+        this.index = new PackedIndex(indexIdBits);
     }
 
     /** What the tree takes on the heap, about: leaves exactly, inner nodes as a 64-bit JVM with compressed references lays them out. */
@@ -298,6 +307,7 @@ public final class PackedStore implements DiskStore {
         heapBytes = s.root == null ? HeapSizes.array(PackedLeaf.EMPTY.length) : s.treeHeapBytes;
         dataBytes = s.dataBytes;
         int n = ops.size();
+        index.reserve(n);
         for (int i = 0; i < n; ) {
             List<Object> replaced;
             if (ops.kinds[i] == PackedBatch.DELETE_RANGE) {
@@ -332,6 +342,7 @@ public final class PackedStore implements DiskStore {
                 height--;
             }
         }
+        index.settle();
         boolean empty = root == PackedLeaf.EMPTY;
         current = new Snapshot(empty ? null : root, empty ? 0 : height, version,
                 empty ? 0 : heapBytes, index.heapBytes(), dataBytes);

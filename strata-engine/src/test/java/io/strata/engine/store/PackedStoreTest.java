@@ -18,9 +18,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PackedStoreTest {
     @Test
     void treeStaysWellFormedAndSizesExactThroughRandomBatches() {
-        Random random = new Random(7);
+        randomBatches(new Random(7), PackedStore::new);
+    }
+
+    /** Two-bit tags: most keys share their tag with others of the same leaf, which the index must tell apart by the leaf's keys. */
+    @Test
+    void indexStaysExactWhenTagsCollide() {
+        randomBatches(new Random(11), () -> new PackedStore(30));
+    }
+
+    private static void randomBatches(Random random, java.util.function.Supplier<PackedStore> stores) {
         for (int round = 0; round < 20; round++) {
-            PackedStore store = new PackedStore();
+            PackedStore store = stores.get();
             TreeMap<byte[], byte[]> model = new TreeMap<>(ByteKeys.COMPARATOR);
             int keySpace = 1 + random.nextInt(round % 2 == 0 ? 50 : 20_000);
             for (int b = 0; b < 60; b++) {
