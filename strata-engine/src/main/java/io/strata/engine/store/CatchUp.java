@@ -210,6 +210,9 @@ final class CatchUp implements AutoCloseable {
                     fill(out, b);
                 }
                 disk.write(out, version);
+                // Written: let go of the round's keys and values (the batch is reused, and a
+                // round can hold a second's writes).
+                out.clear();
                 return true;
             } catch (IOException | RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "writing to the disk store failed; retrying in 1 s (the log keeps everything)", e);

@@ -19,9 +19,26 @@ final class KeyOrder {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int INSERTION = 16;
 
+    /** Scratch kept between sorts up to this many keys; a larger round's is dropped by {@link #trim}. */
+    static final int KEPT_CAPACITY = 16_384;
+
     private long[] prefixes = new long[64];
     private long[] seconds = new long[64];
     private int[] scratch = new int[64];
+
+    /**
+     * Drops scratch arrays a large round grew: kept, they would hold 20 bytes per key of the
+     * largest round ever written for as long as the store lives.
+     */
+    void trim() {
+        if (prefixes.length > KEPT_CAPACITY) {
+            prefixes = new long[64];
+            seconds = new long[64];
+        }
+        if (scratch.length > KEPT_CAPACITY) {
+            scratch = new int[64];
+        }
+    }
 
     /**
      * The indexes {@code [from, to)} of {@code keys} in key order, a key's indexes in their

@@ -66,10 +66,19 @@ final class PackedBatch implements DiskStore.Batch {
         return Arrays.copyOf(order, kept);
     }
 
+    /** Entries kept allocated by {@link #clear}; a larger batch's arrays are dropped. */
+    static final int KEPT_CAPACITY = 16_384;
+
     @Override
     public void clear() {
-        Arrays.fill(keys, 0, size, null);
-        Arrays.fill(values, 0, size, null);
+        if (kinds.length > KEPT_CAPACITY) {
+            kinds = new byte[16];
+            keys = new byte[16][];
+            values = new byte[16][];
+        } else {
+            Arrays.fill(keys, 0, size, null);
+            Arrays.fill(values, 0, size, null);
+        }
         size = 0;
     }
 

@@ -343,6 +343,7 @@ public final class PackedStore implements DiskStore {
             }
         }
         index.settle();
+        keyOrder.trim();
         boolean empty = root == PackedLeaf.EMPTY;
         current = new Snapshot(empty ? null : root, empty ? 0 : height, version,
                 empty ? 0 : heapBytes, index.heapBytes(), dataBytes);
