@@ -17,7 +17,7 @@ package io.strata.bench.memory;
  * @param wrong       of those, pairs missing or with another value (a row with any is not to be trusted)
  */
 public record MemoryResult(String target, long pairs, int keyBytes, int valueBytes, long heapBefore, long heapInWindow,
-                           long heapAfter, double loadSeconds, int checked, int wrong) {
+                           long heapAfter, double loadSeconds, double weighedAtSeconds, int checked, int wrong) {
     /** Heap per pair once the window has passed: the headline figure. */
     public double bytesPerPair() {
         return (heapAfter - heapBefore) / (double) pairs;

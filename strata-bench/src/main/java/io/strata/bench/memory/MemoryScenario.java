@@ -41,7 +41,7 @@ import java.util.function.Consumer;
 public final class MemoryScenario {
     public static final String CSV_FILE = "memory.csv";
     public static final String CSV_HEADER = "target,pairs,key_bytes,value_bytes,heap_before,heap_in_window,heap_after,"
-            + "bytes_per_pair,payload_per_pair,ratio,in_window_bytes_per_pair,load_pairs_per_s,checked,wrong";
+            + "bytes_per_pair,payload_per_pair,ratio,in_window_bytes_per_pair,load_pairs_per_s,weighed_at_s,checked,wrong";
     /** Issue 18: at most this many heap bytes per pair of a 16-byte key and a 100-byte value, a million pairs. */
     public static final int TARGET_BYTES_PER_PAIR = 160;
     public static final int TARGET_KEY_BYTES = 16;
@@ -115,10 +115,10 @@ public final class MemoryScenario {
     }
 
     static String csvLine(MemoryResult r) {
-        return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%s,%.0f,%d,%d", r.target(), r.pairs(), r.keyBytes(),
+        return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%s,%d,%.1f,%d,%.3f,%s,%.0f,%.1f,%d,%d", r.target(), r.pairs(), r.keyBytes(),
                 r.valueBytes(), r.heapBefore(), r.heapInWindow() < 0 ? "" : Long.toString(r.heapInWindow()), r.heapAfter(),
                 r.bytesPerPair(), r.payloadPerPair(), r.ratio(),
                 Double.isNaN(r.inWindowBytesPerPair()) ? "" : String.format(Locale.ROOT, "%.1f", r.inWindowBytesPerPair()),
-                r.pairsPerSecond(), r.checked(), r.wrong());
+                r.pairsPerSecond(), r.weighedAtSeconds(), r.checked(), r.wrong());
     }
 }

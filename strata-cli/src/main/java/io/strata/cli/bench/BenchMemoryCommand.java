@@ -34,8 +34,10 @@ import java.util.concurrent.Callable;
                 "                         holding the same pairs",
                 "Heap = used heap after full collections (System.gc() until it settles):",
                 "before the load, right after it, and (engines) 6 s after it, once the",
-                "window has passed; B/pair = (after - before) / pairs. The launcher's heap,",
-                "a quarter of RAM, must hold the pairs (1 M take about 250 MiB)."},
+                "window has passed, then every second until two weighings agree (what left",
+                "the window is packed in the background); B/pair = (after - before) / pairs.",
+                "The launcher's heap, a quarter of RAM, must hold the pairs (1 M take",
+                "about 300 MiB within the window)."},
         footer = {"",
                 "Output in --out: " + MemoryScenario.CSV_FILE + " (columns " + MemoryScenario.CSV_HEADER + ")."})
 public final class BenchMemoryCommand implements Callable<Integer> {
@@ -72,10 +74,11 @@ public final class BenchMemoryCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "strata bench memory: %,d pairs of %d B keys + %d B values, %,d pairs per transaction; %s; %s%n",
                 pairs, keyBytes, valueBytes, batch, MemoryScenario.jvm(), BenchConsole.machine());
         o.printf(Locale.ROOT, "heap = used heap after full collections: before the load, right after it (in window), and %d s after it"
-                + " (engines); B/pair = (after - before) / pairs; payload = key + value bytes.%n", scenario.windowWait().toSeconds());
+                + " (engines), then every second until two weighings agree (weighed at: seconds after the load);"
+                + " B/pair = (after - before) / pairs; payload = key + value bytes.%n", scenario.windowWait().toSeconds());
         o.println();
-        o.printf("%-22s %10s %9s %8s %8s %6s %17s %13s%n", "target", "pairs", "heap MiB", "B/pair", "payload", "ratio",
-                "in-window B/pair", "load pairs/s");
+        o.printf("%-22s %10s %9s %8s %8s %6s %17s %13s %11s%n", "target", "pairs", "heap MiB", "B/pair", "payload", "ratio",
+                "in-window B/pair", "load pairs/s", "weighed at");
         o.flush();
         List<MemoryResult> results = scenario.run(out, r -> row(o, r));
         o.println();
@@ -85,10 +88,10 @@ public final class BenchMemoryCommand implements Callable<Integer> {
     }
 
     private static void row(PrintWriter o, MemoryResult r) {
-        o.printf(Locale.ROOT, "%-22s %,10d %,9.1f %8.1f %8d %6.2f %17s %,13.0f%s%n", r.target(), r.pairs(), r.heapMib(),
+        o.printf(Locale.ROOT, "%-22s %,10d %,9.1f %8.1f %8d %6.2f %17s %,13.0f %10.1fs%s%n", r.target(), r.pairs(), r.heapMib(),
                 r.bytesPerPair(), r.payloadPerPair(), r.ratio(),
                 Double.isNaN(r.inWindowBytesPerPair()) ? "-" : String.format(Locale.ROOT, "%.1f", r.inWindowBytesPerPair()),
-                r.pairsPerSecond(),
+                r.pairsPerSecond(), r.weighedAtSeconds(),
                 r.wrong() > 0 ? String.format(Locale.ROOT, "  (%d of %d sampled pairs missing or wrong)", r.wrong(), r.checked()) : "");
         o.flush();
     }
