@@ -131,7 +131,23 @@ public final class CheckpointFile {
         }
     }
 
-    private static long load(Path file, RecoveryWrites store) throws IOException {
+    /**
+     * Tells {@code store} the entry count of the trailer, read ahead of the entries — a hint
+     * only: the trailer is checked when the load reaches it, and a count more than the file
+     * could hold is ignored.
+     */
+    private static void expectKeys(FileChannel ch, long size, RecoveryWrites store) throws IOException {
+        if (size < HEADER_BYTES + 16) {
+            return;
+        }
+        ByteBuffer trailer = FileIo.read(ch, size - 16, 16);
+        long count = trailer.getLong(8);
+        if (trailer.getInt(0) == 0 && count > 0 && count <= (size - HEADER_BYTES) / 8) {
+            store.expectKeys(count);
+        }
+    }
+
+    static long load(Path file, RecoveryWrites store) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size < HEADER_BYTES) {
@@ -151,18 +167,21 @@ public final class CheckpointFile {
             long version = header.getLong();
             long pos = HEADER_BYTES;
             long count = 0;
+            ReadAhead reader = new ReadAhead();
+            reader.of(ch);
+            expectKeys(ch, size, store);
             while (true) {
                 if (size - pos < 8) {
                     throw new CorruptLogException(file, pos, "checkpoint ends without its trailer");
                 }
-                ByteBuffer ch8 = FileIo.read(ch, pos, 8);
+                ByteBuffer ch8 = reader.read(pos, 8);
                 int n = ch8.getInt();
                 int crc = ch8.getInt();
                 if (n == 0) {
                     if (size - pos - 8 < 8) {
                         throw new CorruptLogException(file, pos, "checkpoint trailer cut short");
                     }
-                    ByteBuffer countBytes = FileIo.read(ch, pos + 8, 8);
+                    ByteBuffer countBytes = reader.read(pos + 8, 8);
                     if (LogFormat.crc(countBytes) != crc || countBytes.getLong(0) != count) {
                         throw new CorruptLogException(file, pos, "checkpoint trailer does not match its " + count + " entries");
                     }
@@ -171,7 +190,7 @@ public final class CheckpointFile {
                 if (n < 0 || n > size - pos - 8) {
                     throw new CorruptLogException(file, pos, "impossible chunk length " + n);
                 }
-                ByteBuffer body = FileIo.read(ch, pos + 8, n);
+                ByteBuffer body = reader.read(pos + 8, n);
                 if (LogFormat.crc(body) != crc) {
                     throw new CorruptLogException(file, pos, "checksum mismatch");
                 }

@@ -69,6 +69,7 @@ public final class LogReplay {
     private static Result replay(Path directory, List<Path> segments, RecoveryWrites writes, long after) throws IOException {
         long lastVersion = 0;
         long records = 0;
+        ReadAhead reader = new ReadAhead();
         for (int i = 0; i < segments.size(); i++) {
             boolean newest = i == segments.size() - 1;
             Path segment = segments.get(i);
@@ -96,6 +97,7 @@ public final class LogReplay {
                     throw new CorruptLogException(segment, 8, "unknown log format version " + format);
                 }
                 long pos = LogFormat.HEADER_BYTES;
+                reader.of(ch);
                 while (pos < size) {
                     long recordStart = pos;
                     String torn = null;
@@ -103,7 +105,7 @@ public final class LogReplay {
                     if (size - pos < LogFormat.RECORD_HEADER_BYTES) {
                         torn = "record header cut short";
                     } else {
-                        ByteBuffer rh = FileIo.read(ch, pos, LogFormat.RECORD_HEADER_BYTES);
+                        ByteBuffer rh = reader.read(pos, LogFormat.RECORD_HEADER_BYTES);
                         int length = rh.getInt();
                         int crc = rh.getInt();
                         if (length == 0 && crc == 0 && zeros(ch, pos, size)) {
@@ -122,7 +124,7 @@ public final class LogReplay {
                         } else if (size - pos - LogFormat.RECORD_HEADER_BYTES < length) {
                             torn = "record cut short";
                         } else {
-                            payload = FileIo.read(ch, pos + LogFormat.RECORD_HEADER_BYTES, length);
+                            payload = reader.read(pos + LogFormat.RECORD_HEADER_BYTES, length);
                             pos += LogFormat.RECORD_HEADER_BYTES + length;
                             if (LogFormat.crc(payload) != crc) {
                                 torn = "checksum mismatch";

@@ -47,6 +47,11 @@ final class DiskRecovery implements RecoveryWrites {
     }
 
     @Override
+    public void expectKeys(long keys) {
+        disk.expectKeys(keys);
+    }
+
+    @Override
     public void set(byte[] key, byte[] value, long version) {
         filling.put(key, value);
         bytes += key.length + value.length;

@@ -39,6 +39,10 @@ public interface DiskStore extends AutoCloseable {
     /** Applies {@code batch} atomically and records {@code version} as the version the store is now at. */
     void write(Batch batch, long version) throws IOException;
 
+    /** A hint before recovery writes about {@code keys} keys (see {@link RecoveryWrites#expectKeys}); writer only. */
+    default void expectKeys(long keys) {
+    }
+
     /** The version of the last batch written (or kept by the last crash); 0 for a new store. */
     long appliedVersion();
 

@@ -298,6 +298,12 @@ public final class PackedStore implements DiskStore {
         index.clear();
     }
 
+    /** Sizes the index for {@code keys} more keys at once (a recovery's checkpoint), rather than doubling it through the load. */
+    @Override
+    public void expectKeys(long keys) {
+        index.reserve((int) Math.min(keys, 1 << 28));
+    }
+
     @Override
     public void write(Batch batch, long version) {
         PackedBatch ops = (PackedBatch) batch;

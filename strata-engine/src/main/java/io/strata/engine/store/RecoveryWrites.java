@@ -9,6 +9,13 @@ import java.io.IOException;
  * reads from the last recovered version on.
  */
 public interface RecoveryWrites extends AutoCloseable {
+    /**
+     * A hint, before any write: about {@code keys} keys follow (a checkpoint's entry count), so
+     * a store may size its indexes once instead of growing them through the replay.
+     */
+    default void expectKeys(long keys) {
+    }
+
     void set(byte[] key, byte[] value, long version);
 
     void clear(byte[] key, long version);

@@ -1,0 +1,61 @@
+package io.strata.engine.durability;
+
+import io.strata.engine.store.RecoveryWrites;
+import io.strata.engine.store.VersionedStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A checkpoint's load tells the store its entry count before the first entry (a sizing hint). */
+class CheckpointKeyHintTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTrailersCountComesBeforeTheEntries() throws Exception {
+        VersionedStore store = new VersionedStore();
+        for (int i = 0; i < 1_000; i++) {
+            store.set(("key-" + i).getBytes(), new byte[] {(byte) i}, 10);
+        }
+        Path checkpoint = CheckpointFile.write(dir, store, 10);
+        List<String> calls = new ArrayList<>();
+        RecoveryWrites recorder = new RecoveryWrites() {
+            @Override
+            public void expectKeys(long keys) {
+                calls.add("expect " + keys);
+            }
+
+            @Override
+            public void set(byte[] key, byte[] value, long version) {
+                if (calls.isEmpty() || !calls.get(calls.size() - 1).equals("set")) {
+                    calls.add("set");
+                }
+            }
+
+            @Override
+            public void clear(byte[] key, long version) {
+                calls.add("clear");
+            }
+
+            @Override
+            public void clearRange(byte[] begin, byte[] end, long version) {
+                calls.add("clearRange");
+            }
+
+            @Override
+            public void endOfRecord(long version) {
+            }
+
+            @Override
+            public void finish() {
+            }
+        };
+        assertThat(CheckpointFile.load(checkpoint, recorder)).isEqualTo(10);
+        assertThat(calls).containsExactly("expect 1000", "set");
+    }
+}
