@@ -57,6 +57,11 @@ public final class BenchRedisCommand implements Callable<Integer> {
     @Option(names = "--pipeline", defaultValue = "16", description = "Pipeline depth of the pipelined runs (default: ${DEFAULT-VALUE}).")
     int pipeline;
 
+    @Option(names = "--keyspace", defaultValue = "0", paramLabel = "N",
+            description = "redis-benchmark's -r: keys (and SADD, HSET and ZADD members) drawn at random from N;"
+                    + " 0 = one key and one member per test, redis-benchmark's default (default: ${DEFAULT-VALUE}).")
+    int keyspace;
+
     @Option(names = "--set-members", defaultValue = "1000000", description = "Members of each set (0 skips; default: ${DEFAULT-VALUE}).")
     int setMembers;
 
@@ -78,10 +83,16 @@ public final class BenchRedisCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     StorageOptions storageOptions;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     private final Map<String, Map<String, Double>> table = new LinkedHashMap<>();
 
     @Override
     public Integer call() throws Exception {
+        if (keyspace < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--keyspace must be 0 or more (got " + keyspace + ")");
+        }
         LeakDetection.offUnlessConfigured();
         List<String> missing = RedisPeer.missingPrograms();
         if (!missing.isEmpty()) {
@@ -105,9 +116,9 @@ public final class BenchRedisCommand implements Callable<Integer> {
             return 1;
         }
         String storage = StorageOptions.of(db).map(Storage::label).orElse("?");
-        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d; Strata storage %s; Redis %s; %d cores, Java %s%n",
-                clients, requests, pipeline, storage, RedisPeer.version(), Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"));
+        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d, %s; Strata storage %s; Redis %s; %d cores, Java %s%n",
+                clients, requests, pipeline, keyspace == 0 ? "one key per test" : String.format(Locale.ROOT, "-r %,d", keyspace),
+                storage, RedisPeer.version(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         try (db;
              RedisServer strata = RedisServer.start(db, RedisConfig.defaults().withPort(port).withStorage(storage));
              RedisPeer always = RedisPeer.start(RedisPeer.Mode.DURABLE, port + 1);
@@ -118,11 +129,11 @@ public final class BenchRedisCommand implements Callable<Integer> {
             servers.put(RedisPeer.Mode.DEFAULT.label, defaults.port());
             // The JVM compiles the server's hot paths during its first requests: warm it before
             // timing, in both shapes measured (unpipelined requests take other paths than pipelines).
-            RedisBenchmark.run(strata.port(), clients, requests, 1, tests, 0);
-            RedisBenchmark.run(strata.port(), clients, requests, pipeline, tests, 0);
+            RedisBenchmark.run(strata.port(), clients, requests, 1, tests, keyspace);
+            RedisBenchmark.run(strata.port(), clients, requests, pipeline, tests, keyspace);
             for (int p : new int[] {1, pipeline}) {
                 for (Map.Entry<String, Integer> s : servers.entrySet()) {
-                    Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(s.getValue(), clients, p == 1 ? requests : requests * 4, p, tests, 0);
+                    Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(s.getValue(), clients, p == 1 ? requests : requests * 4, p, tests, keyspace);
                     for (RedisBenchmark.Result row : r.values()) {
                         put(row.test() + (p == 1 ? "" : " -P " + p), s.getKey(), row.requestsPerSecond());
                     }
