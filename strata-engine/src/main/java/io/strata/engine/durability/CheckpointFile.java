@@ -133,8 +133,8 @@ public final class CheckpointFile {
 
     /**
      * Tells {@code store} the entry count of the trailer, read ahead of the entries — a hint
-     * only: the trailer is checked when the load reaches it, and a count more than the file
-     * could hold is ignored.
+     * only, given when the trailer's checksum holds and the file could hold that many entries;
+     * the trailer is checked again when the load reaches it.
      */
     private static void expectKeys(FileChannel ch, long size, RecoveryWrites store) throws IOException {
         if (size < HEADER_BYTES + 16) {
@@ -142,7 +142,8 @@ public final class CheckpointFile {
         }
         ByteBuffer trailer = FileIo.read(ch, size - 16, 16);
         long count = trailer.getLong(8);
-        if (trailer.getInt(0) == 0 && count > 0 && count <= (size - HEADER_BYTES) / 8) {
+        if (trailer.getInt(0) == 0 && trailer.getInt(4) == LogFormat.crc(trailer.slice(8, 8))
+                && count > 0 && count <= (size - HEADER_BYTES) / 8) {
             store.expectKeys(count);
         }
     }

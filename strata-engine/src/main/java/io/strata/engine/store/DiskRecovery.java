@@ -47,7 +47,8 @@ final class DiskRecovery implements RecoveryWrites {
     }
 
     @Override
-    public void expectKeys(long keys) {
+    public void expectKeys(long keys) throws IOException {
+        awaitWrite(); // the disk store's writer is the writer thread while a write is in flight
         disk.expectKeys(keys);
     }
 

@@ -13,7 +13,7 @@ public interface RecoveryWrites extends AutoCloseable {
      * A hint, before any write: about {@code keys} keys follow (a checkpoint's entry count), so
      * a store may size its indexes once instead of growing them through the replay.
      */
-    default void expectKeys(long keys) {
+    default void expectKeys(long keys) throws IOException {
     }
 
     void set(byte[] key, byte[] value, long version);

@@ -5,11 +5,15 @@ import io.strata.engine.store.VersionedStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A checkpoint's load tells the store its entry count before the first entry (a sizing hint). */
 class CheckpointKeyHintTest {
@@ -24,7 +28,29 @@ class CheckpointKeyHintTest {
         }
         Path checkpoint = CheckpointFile.write(dir, store, 10);
         List<String> calls = new ArrayList<>();
-        RecoveryWrites recorder = new RecoveryWrites() {
+        RecoveryWrites recorder = recorder(calls);
+        assertThat(CheckpointFile.load(checkpoint, recorder)).isEqualTo(10);
+        assertThat(calls).containsExactly("expect 1000", "set");
+    }
+
+    @Test
+    void aDamagedTrailerGivesNoHintAndTheLoadRefusesIt() throws Exception {
+        VersionedStore store = new VersionedStore();
+        for (int i = 0; i < 100; i++) {
+            store.set(("key-" + i).getBytes(), new byte[] {(byte) i}, 10);
+        }
+        Path checkpoint = CheckpointFile.write(dir, store, 10);
+        try (FileChannel ch = FileChannel.open(checkpoint, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            // The count's low byte, 100 to 101: a count the file could hold, whose checksum fails.
+            ch.write(ByteBuffer.wrap(new byte[] {101}), ch.size() - 1);
+        }
+        List<String> calls = new ArrayList<>();
+        assertThatThrownBy(() -> CheckpointFile.load(checkpoint, recorder(calls))).isInstanceOf(CorruptLogException.class);
+        assertThat(calls).noneMatch(c -> c.startsWith("expect"));
+    }
+
+    private static RecoveryWrites recorder(List<String> calls) {
+        return new RecoveryWrites() {
             @Override
             public void expectKeys(long keys) {
                 calls.add("expect " + keys);
@@ -55,7 +81,5 @@ class CheckpointKeyHintTest {
             public void finish() {
             }
         };
-        assertThat(CheckpointFile.load(checkpoint, recorder)).isEqualTo(10);
-        assertThat(calls).containsExactly("expect 1000", "set");
     }
 }
