@@ -22,11 +22,7 @@ class CheckpointKeyHintTest {
 
     @Test
     void theTrailersCountComesBeforeTheEntries() throws Exception {
-        VersionedStore store = new VersionedStore();
-        for (int i = 0; i < 1_000; i++) {
-            store.set(("key-" + i).getBytes(), new byte[] {(byte) i}, 10);
-        }
-        Path checkpoint = CheckpointFile.write(dir, store, 10);
+        Path checkpoint = checkpointOf(1_000);
         List<String> calls = new ArrayList<>();
         RecoveryWrites recorder = recorder(calls);
         assertThat(CheckpointFile.load(checkpoint, recorder)).isEqualTo(10);
@@ -35,11 +31,7 @@ class CheckpointKeyHintTest {
 
     @Test
     void aDamagedTrailerGivesNoHintAndTheLoadRefusesIt() throws Exception {
-        VersionedStore store = new VersionedStore();
-        for (int i = 0; i < 100; i++) {
-            store.set(("key-" + i).getBytes(), new byte[] {(byte) i}, 10);
-        }
-        Path checkpoint = CheckpointFile.write(dir, store, 10);
+        Path checkpoint = checkpointOf(100);
         try (FileChannel ch = FileChannel.open(checkpoint, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             // The count's low byte, 100 to 101: a count the file could hold, whose checksum fails.
             ch.write(ByteBuffer.wrap(new byte[] {101}), ch.size() - 1);
@@ -47,6 +39,15 @@ class CheckpointKeyHintTest {
         List<String> calls = new ArrayList<>();
         assertThatThrownBy(() -> CheckpointFile.load(checkpoint, recorder(calls))).isInstanceOf(CorruptLogException.class);
         assertThat(calls).noneMatch(c -> c.startsWith("expect"));
+    }
+
+    /** A checkpoint at version 10 of {@code keys} keys. */
+    private Path checkpointOf(int keys) throws Exception {
+        VersionedStore store = new VersionedStore();
+        for (int i = 0; i < keys; i++) {
+            store.set(("key-" + i).getBytes(), new byte[] {(byte) i}, 10);
+        }
+        return CheckpointFile.write(dir, store, 10);
     }
 
     private static RecoveryWrites recorder(List<String> calls) {
