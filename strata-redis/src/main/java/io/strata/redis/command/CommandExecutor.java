@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 
 /**
  * Runs requests: finds the command (or subcommand), checks what Redis checks before running
@@ -311,7 +312,18 @@ public final class CommandExecutor {
      * engine a caller that blocks may run its commit itself). For lane threads only.
      */
     public <T> T runInTransactionBlocking(Function<Transaction, CompletableFuture<T>> work) {
+        return runInTransactionBlocking(work, attempts -> { });
+    }
+
+    /**
+     * {@link #runInTransactionBlocking(Function)}, calling {@code ended} with the number of
+     * attempts once the transaction has committed or failed for good, before the clients it
+     * unblocked are served: a lane releases its lanes there ({@link LaneLocks}), so that it
+     * never waits on them holding one, and learns whether it had to retry.
+     */
+    public <T> T runInTransactionBlocking(Function<Transaction, CompletableFuture<T>> work, IntConsumer ended) {
         Transaction[] last = new Transaction[1];
+        int[] attempts = {0};
         ChangeCounter changes = server.stats().changes;
         T result;
         try {
@@ -320,13 +332,16 @@ public final class CommandExecutor {
                     changes.abandoned(last[0]);
                 }
                 last[0] = tr;
+                attempts[0]++;
                 changes.begin(tr);
                 return work.apply(tr).join();
             });
         } catch (RuntimeException e) {
+            ended.accept(attempts[0]);
             changes.abandoned(last[0]);
             throw e;
         }
+        ended.accept(attempts[0]);
         changes.committed(last[0]);
         server.afterCommit(last[0]).join();
         return result;

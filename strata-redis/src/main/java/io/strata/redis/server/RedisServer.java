@@ -87,7 +87,7 @@ public final class RedisServer implements AutoCloseable {
     /** Starts lanes once per event-loop pass ({@link IterationHandOff}). */
     private final Executor laneStarts;
     /**
-     * A thread per active lane: a lane runs its batch and blocks on the commit (db.run), so on
+     * A thread per active lane (the lanes and the cross-lane one): a lane runs its batch and blocks on the commit (db.run), so on
      * the embedded engine its thread runs the commit itself — fsync included — when no other
      * batch is running, instead of handing it to the sequencer and being woken for the next.
      */
@@ -129,7 +129,7 @@ public final class RedisServer implements AutoCloseable {
 
     private RedisServer(Database database, RedisConfig config, LongSupplier clock) {
         this.database = database;
-        this.laneThreads = new ForkJoinPool(CommandLanes.LANES, pool -> {
+        this.laneThreads = new ForkJoinPool(CommandLanes.LANES + 1, pool -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
             t.setName("strata-redis-lane-" + LANE_THREAD_IDS.incrementAndGet());
             t.setDaemon(true);
