@@ -40,7 +40,7 @@ final class CrossLanePolicy {
      */
     static final double PRIOR_REQUESTS = 1_000;
     /** Batches (of any lane) run before optimism is tried again. */
-    static final int EXCLUSIVE_BATCHES = 1024;
+    static final int EXCLUSIVE_BATCHES = 256;
 
     private volatile boolean exclusive;
     private double retriedRequests; // guarded by this
