@@ -176,7 +176,7 @@ class CopyMoveObjectTest {
         jedis.set("own", "10000");
         assertThat(jedis.objectRefcount("shared")).isEqualTo(2147483647L);
         assertThat(jedis.objectRefcount("own")).isEqualTo(1L);
-        assertThat(jedis.objectIdletime("own")).isZero();
+        assertThat(jedis.objectIdletime("own")).isZero(); // just written; ObjectIdletimeTest has the rest
         assertThat(jedis.objectRefcount("missing")).isNull();
         assertThatThrownBy(() -> jedis.objectFreq("own"))
                 .hasMessageStartingWith("ERR An LFU maxmemory policy is not selected, access frequency not tracked.");

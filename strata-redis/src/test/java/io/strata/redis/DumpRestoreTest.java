@@ -182,7 +182,7 @@ class DumpRestoreTest extends SharedServerTestSupport {
     }
 
     @Test
-    void idletimeAndFreqAreCheckedThenIgnored() {
+    void idletimeAndFreqAreChecked() {
         assertThat(restore("a", 0, hex(HELLO), "IDLETIME", 1000)).isEqualTo("OK");
         assertThat(restore("b", 0, hex(HELLO), "FREQ", 255)).isEqualTo("OK");
         assertThat(restore("c", 0, hex(HELLO), "IDLETIME", -1)).isEqualTo("ERR Invalid IDLETIME value, must be >= 0");

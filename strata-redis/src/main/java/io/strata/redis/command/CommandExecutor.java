@@ -573,6 +573,7 @@ public final class CommandExecutor {
             stats.error(((Reply.Error) reply).message());
         }
         stats.command(spec.name()).called(micros, reply.isError());
+        recordAccess(session, spec, args);
         long slowerThan = server.settings().slowlogSlowerThan();
         if (slowLoggable && SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
             server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),
@@ -580,6 +581,22 @@ public final class CommandExecutor {
         }
         if (server.monitors().size() > 0 && !spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
             server.monitors().feed(session, session.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
+        }
+    }
+
+    /** OBJECT IDLETIME's clock: the keys a command named were accessed now (unless it looks keys up without touching them). */
+    private void recordAccess(ClientSession session, CommandSpec spec, byte[][] args) {
+        if (!AccessClock.touches(spec)) {
+            return;
+        }
+        List<KeySpecs.KeyRef> keys = KeySpecs.keys(spec, args);
+        if (keys.isEmpty()) {
+            return;
+        }
+        Object space = server.forSession(session).keys();
+        long now = server.clock().getAsLong();
+        for (KeySpecs.KeyRef k : keys) {
+            server.accessClock().accessed(space, session.db(), args[k.position()], now);
         }
     }
 

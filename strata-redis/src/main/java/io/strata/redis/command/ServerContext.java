@@ -93,6 +93,9 @@ public interface ServerContext {
     /** The slow log. */
     SlowLog slowlog();
 
+    /** When keys were last accessed by this process's commands, for OBJECT IDLETIME. */
+    AccessClock accessClock();
+
     /** The connections in MONITOR mode. */
     MonitorFeed monitors();
 

@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import static io.strata.redis.command.CommandSpec.Kind.DATA;
 
 import com.apple.foundationdb.Transaction;
+import io.strata.redis.command.AccessClock;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.config.NotifyKeyspaceEvents;
@@ -31,8 +32,8 @@ import java.util.concurrent.CompletableFuture;
  * MULTI/EXEC leaves nothing behind. A TTL already in the past (relative, or ABSTTL) creates
  * nothing and, with REPLACE, deletes the key, as in Redis.
  *
- * <p>IDLETIME and FREQ are checked and then ignored: this server tracks neither access times
- * nor frequencies (see OBJECT IDLETIME/FREQ). {@code sanitize-dump-payload} changes nothing:
+ * <p>IDLETIME sets the restored key's access time for OBJECT IDLETIME ({@code AccessClock});
+ * FREQ is checked and then ignored: this server tracks no access frequencies (see OBJECT FREQ). {@code sanitize-dump-payload} changes nothing:
  * every payload is decoded and checked entry by entry (what Redis calls deep sanitization),
  * because its entries are copied into this server's own layout.
  *
@@ -65,13 +66,15 @@ final class DumpRestoreCommands {
     }
 
     /** RESTORE's options after the payload. */
-    private record Options(boolean replace, boolean absTtl) {
+    /** {@code idleSeconds}: IDLETIME's value, or -1 without it. */
+    private record Options(boolean replace, boolean absTtl, long idleSeconds) {
     }
 
     private static Options options(Invocation inv) {
         boolean replace = false;
         boolean absTtl = false;
         boolean idle = false;
+        long idleSeconds = -1;
         boolean freq = false;
         for (int j = 4; j < inv.argc(); j++) {
             String opt = inv.option(j);
@@ -81,7 +84,8 @@ final class DumpRestoreCommands {
             } else if (opt.equals("ABSTTL")) {
                 absTtl = true;
             } else if (opt.equals("IDLETIME") && hasValue && !freq) {
-                if (inv.longArg(++j) < 0) {
+                idleSeconds = inv.longArg(++j);
+                if (idleSeconds < 0) {
                     throw new RedisException("ERR Invalid IDLETIME value, must be >= 0");
                 }
                 idle = true;
@@ -95,7 +99,7 @@ final class DumpRestoreCommands {
                 throw RedisException.syntax();
             }
         }
-        return new Options(replace, absTtl);
+        return new Options(replace, absTtl, idleSeconds);
     }
 
     private static CompletableFuture<Reply> restore(Invocation inv, Transaction tr) {
@@ -138,6 +142,13 @@ final class DumpRestoreCommands {
                 }
                 return written.thenApply(ignored -> {
                     inv.keyspaceEvent(tr, NotifyKeyspaceEvents.GENERIC, "restore", key);
+                    // RESTORE is the one command that sets its key's access time (AccessClock#touches).
+                    AccessClock clock = inv.server().accessClock();
+                    if (options.idleSeconds() >= 0) {
+                        clock.idleSince(keys, db, key, now, options.idleSeconds());
+                    } else {
+                        clock.accessed(keys, db, key, now);
+                    }
                     return Reply.OK;
                 });
             });

@@ -25,8 +25,9 @@ import java.util.concurrent.CompletableFuture;
  *       how a value was made.)
  *       Collections answer what their type reports ({@link CollectionTypes}).</li>
  *   <li>REFCOUNT is 2147483647 for the integers 0..9999 Redis shares, else 1.</li>
- *   <li>IDLETIME is 0: access times are not tracked (tracking them would turn every read
- *       into a write).</li>
+ *   <li>IDLETIME is the seconds since a command of this process last accessed the key, from
+ *       {@link io.strata.redis.command.AccessClock} (approximate, as Redis's LRU clock is:
+ *       kept in memory, not in the database, so every read stays a read).</li>
  *   <li>FREQ answers Redis's error for a server without an LFU maxmemory policy.</li>
  * </ul>
  */
@@ -74,7 +75,8 @@ final class ObjectCommand {
                     }
                     return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
                 case "idletime":
-                    return Invocation.done(Reply.ZERO);
+                    return Invocation.done(Reply.integer(
+                            inv.server().accessClock().idleSeconds(inv.server().keys(), inv.db(), inv.arg(2), inv.now())));
                 default:
                     throw new RedisException("ERR An LFU maxmemory policy is not selected, access frequency not tracked. "
                             + "Please note that when switching between policies at runtime LRU and LFU data will take "

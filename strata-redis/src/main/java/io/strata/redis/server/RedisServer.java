@@ -18,6 +18,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
+import io.strata.redis.command.AccessClock;
 import io.strata.redis.command.ClientPause;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
@@ -112,6 +113,7 @@ public final class RedisServer implements AutoCloseable {
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ServerStats stats = new ServerStats();
     private final SlowLog slowlog = new SlowLog();
+    private final AccessClock accessClock;
     private final MonitorFeed monitors = new MonitorFeed();
     private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
@@ -137,6 +139,7 @@ public final class RedisServer implements AutoCloseable {
         }, null, true);
         this.laneStarts = new IterationHandOff(laneThreads);
         this.clock = clock;
+        this.accessClock = new AccessClock(clock.getAsLong());
         this.pause = new ClientPause(clock);
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
@@ -499,6 +502,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public SlowLog slowlog() {
             return slowlog;
+        }
+
+        @Override
+        public AccessClock accessClock() {
+            return accessClock;
         }
 
         @Override
