@@ -88,6 +88,15 @@ class ObjectIdletimeTest {
     }
 
     @Test
+    void aScriptsCommandsCount() {
+        jedis.set("s", "1");
+        server.advanceMillis(8_000);
+        jedis.eval("return redis.call('get', 's')"); // a key the script does not declare
+
+        assertThat(jedis.objectIdletime("s")).isZero();
+    }
+
+    @Test
     void databasesAreSeparate() {
         jedis.set("k", "0");
         jedis.select(1);

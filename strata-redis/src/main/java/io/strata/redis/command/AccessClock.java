@@ -51,6 +51,16 @@ public final class AccessClock {
         };
     }
 
+    /** Records the accesses of a command that ran in database {@code db} of namespace {@code space} (none if it does not {@link #touches}). */
+    public void ran(Object space, int db, CommandSpec spec, byte[][] args, long nowMillis) {
+        if (!touches(spec)) {
+            return;
+        }
+        for (KeySpecs.KeyRef k : KeySpecs.keys(spec, args)) {
+            accessed(space, db, args[k.position()], nowMillis);
+        }
+    }
+
     /** Records an access to {@code key} of database {@code db} in the namespace {@code space} at {@code nowMillis}. */
     public void accessed(Object space, int db, byte[] key, long nowMillis) {
         lastAccess.lazySet(slot(space, db, key), tick(nowMillis));

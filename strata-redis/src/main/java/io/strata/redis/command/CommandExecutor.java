@@ -586,18 +586,7 @@ public final class CommandExecutor {
 
     /** OBJECT IDLETIME's clock: the keys a command named were accessed now (unless it looks keys up without touching them). */
     private void recordAccess(ClientSession session, CommandSpec spec, byte[][] args) {
-        if (!AccessClock.touches(spec)) {
-            return;
-        }
-        List<KeySpecs.KeyRef> keys = KeySpecs.keys(spec, args);
-        if (keys.isEmpty()) {
-            return;
-        }
-        Object space = server.forSession(session).keys();
-        long now = server.clock().getAsLong();
-        for (KeySpecs.KeyRef k : keys) {
-            server.accessClock().accessed(space, session.db(), args[k.position()], now);
-        }
+        server.accessClock().ran(server.forSession(session).keys(), session.db(), spec, args, server.clock().getAsLong());
     }
 
     /**

@@ -225,6 +225,7 @@ public final class ScriptRun {
             throw new AttemptFailed(e);
         }
         server.stats().command(spec.name()).called((System.nanoTime() - start) / 1000, reply.isError());
+        server.accessClock().ran(server.keys(), client.db(), spec, args, server.clock().getAsLong());
         if (server.monitors().size() > 0 && !spec.has(CommandFlag.SKIP_MONITOR) && !spec.has(CommandFlag.ADMIN)) {
             server.monitors().feed(client, client.db(), Redaction.shown(spec.name(), args), server.clock().getAsLong() * 1000);
         }
