@@ -1,9 +1,6 @@
 package io.strata.redis;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Transaction;
 
@@ -14,22 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * where TYPE, TTL, PTTL, EXPIRETIME, PEXPIRETIME, EXISTS and OBJECT itself do not count as
  * accesses. Time is the server's injected clock, so the test does not sleep.
  */
-class ObjectIdletimeTest {
-    private RunningServer server;
-    private Jedis jedis;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterEach
-    void stop() {
-        jedis.close();
-        server.close();
-    }
-
+class ObjectIdletimeTest extends ServerTestSupport {
     @Test
     void lookupsThatDoNotTouchLeaveTheIdleTimeGrowing() {
         jedis.set("foo", "bar");
