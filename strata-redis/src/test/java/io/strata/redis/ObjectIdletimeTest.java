@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * OBJECT IDLETIME as Redis 7.0 answers it: seconds since a command last accessed the key,
- * where TYPE, TTL, PTTL, EXPIRETIME, PEXPIRETIME, EXISTS and OBJECT itself do not count as
- * accesses. Time is the server's injected clock, so the test does not sleep.
+ * where TYPE, TTL, PTTL, EXPIRETIME, PEXPIRETIME, EXISTS, MEMORY USAGE and OBJECT itself do
+ * not count as accesses. Time is the server's injected clock, so the test does not sleep.
  */
 class ObjectIdletimeTest extends ServerTestSupport {
     @Test
@@ -22,6 +22,7 @@ class ObjectIdletimeTest extends ServerTestSupport {
         jedis.exists("foo");
         jedis.sendCommand(() -> "EXPIRETIME".getBytes(), "foo");
         jedis.objectEncoding("foo");
+        jedis.memoryUsage("foo");
 
         assertThat(jedis.objectIdletime("foo")).isEqualTo(5L);
     }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *   <li>Seconds are whole (Redis's {@code LRU_CLOCK_RESOLUTION} is 1,000 ms).</li>
  * </ul>
  * Which commands access their keys is Redis's rule: all but those that look keys up without
- * touching them ({@link #touches}).
+ * touching them ({@link #touches}: TYPE, the TTL family, EXISTS, OBJECT, MEMORY USAGE).
  *
  * <p>Concurrency: slots are written and read with atomic array operations by any thread; a
  * reader may miss an access made at the same moment, which only makes the answer one access
@@ -46,7 +46,7 @@ public final class AccessClock {
      */
     public static boolean touches(CommandSpec spec) {
         return switch (spec.name()) {
-            case "type", "ttl", "pttl", "expiretime", "pexpiretime", "exists", "restore" -> false;
+            case "type", "ttl", "pttl", "expiretime", "pexpiretime", "exists", "memory|usage", "restore" -> false;
             default -> !spec.name().startsWith("object|");
         };
     }

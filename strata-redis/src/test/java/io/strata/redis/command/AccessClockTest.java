@@ -39,6 +39,7 @@ class AccessClockTest {
             assertThat(AccessClock.touches(table.lookup(name))).as(name).isFalse();
         }
         assertThat(AccessClock.touches(table.lookupFullName("object|idletime"))).isFalse();
+        assertThat(AccessClock.touches(table.lookupFullName("memory|usage"))).isFalse();
         for (String name : new String[] {"get", "set", "touch", "mget", "hgetall", "dump", "incr"}) {
             assertThat(AccessClock.touches(table.lookup(name))).as(name).isTrue();
         }
