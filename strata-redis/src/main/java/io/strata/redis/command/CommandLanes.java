@@ -5,7 +5,6 @@ import io.strata.redis.protocol.Reply;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -199,7 +198,7 @@ public final class CommandLanes {
             List<Reply> all = new ArrayList<>();
             for (Invocation inv : unit.requests) {
                 Unit single = new Unit(List.of(inv));
-                single.lanes = LaneRouting.lanesOf(inv);
+                single.lanes = unit.lanes; // the lanes it held: a lane's thread takes only its own
                 runBatchBlocking(List.of(single));
                 all.add(single.replies.join().get(0));
             }

@@ -32,7 +32,7 @@ package io.strata.redis.command;
 final class CrossLanePolicy {
     /** Weight of the newest batch in the moving average of retries. */
     static final double WEIGHT = 1.0 / 32;
-    /** The fraction of batches retrying beyond which cross-lane units run exclusively. */
+    /** The fraction of requests in batches that retried beyond which cross-lane units run exclusively. */
     static final double TOO_MANY_RETRIES = 0.4;
     /**
      * Requests counted as committed at once when the average starts: a few first batches that
