@@ -380,7 +380,7 @@ final class SortedIndex {
      * points through its hash index), so it copies a leaf rather than being lean.
      */
     VersionChain get(byte[] key) {
-        Snapshot s = new Snapshot();
+        Snapshot s = new Snapshot(1);
         s.fill(this, key, true, null, false);
         return s.count > 0 && Arrays.equals(s.keys[0], key) ? s.chains[0] : null;
     }
@@ -399,16 +399,25 @@ final class SortedIndex {
      * One leaf's entries past a bound, copied under validation, and the fence to continue
      * from. Ascending: keys {@code >= from} (or {@code > from}) and {@code < limit}; the fence
      * is the separator above the leaf. Descending: keys {@code < from} (or {@code <= from}) and
-     * {@code >= limit}; the fence is the separator the leaf starts at.
+     * {@code >= limit}; the fence is the separator the leaf starts at. At most as many
+     * entries as it was made for: a copy that fills it before the leaf's end or the limit is
+     * {@link #truncated}, and the walk goes on from its last key.
      */
     private static final class Snapshot {
-        final byte[][] keys = new byte[LEAF_CAPACITY][];
-        final VersionChain[] chains = new VersionChain[LEAF_CAPACITY];
+        final byte[][] keys;
+        final VersionChain[] chains;
         int count;
         /** Where the next leaf starts (ascending) or this one starts (descending); null at the tree's end. */
         byte[] fence;
         /** Whether the copy stopped at the limit rather than at the leaf's end. */
         boolean reachedLimit;
+        /** Whether the copy stopped because it was full, with entries of the leaf left before the limit. */
+        boolean truncated;
+
+        Snapshot(int capacity) {
+            this.keys = new byte[capacity][];
+            this.chains = new VersionChain[capacity];
+        }
 
         void fill(SortedIndex tree, byte[] from, boolean inclusive, byte[] limit, boolean descending) {
             restart:
@@ -459,6 +468,8 @@ final class SortedIndex {
             int size = Math.min(leaf.size, LEAF_CAPACITY);
             count = 0;
             reachedLimit = false;
+            truncated = false;
+            int capacity = keys.length;
             if (!descending) {
                 int i = inclusive ? lowerBound(leaf.keys, size, from) : upperBound(leaf.keys, size, from);
                 if (i < 0) {
@@ -472,6 +483,10 @@ final class SortedIndex {
                     }
                     if (limit != null && Arrays.compareUnsigned(k, limit) >= 0) {
                         reachedLimit = true;
+                        break;
+                    }
+                    if (count == capacity) {
+                        truncated = true;
                         break;
                     }
                     keys[count] = k;
@@ -492,6 +507,10 @@ final class SortedIndex {
                         reachedLimit = true;
                         break;
                     }
+                    if (count == capacity) {
+                        truncated = true;
+                        break;
+                    }
                     keys[count] = k;
                     chains[count++] = c;
                 }
@@ -505,12 +524,18 @@ final class SortedIndex {
         }
     }
 
-    /** Iterates by copying a leaf at a time, continuing from each leaf's fence. */
+    /**
+     * Iterates by copying a leaf at a time, continuing from each leaf's fence. The first copy
+     * takes only {@link #FIRST_COPY} entries: most reads through a cursor want a row or two (a
+     * limit of 1, a key selector, a predecessor), and copying the rest of a leaf they will
+     * not look at was a tenth of such a read; a walk that goes on copies whole leaves.
+     */
     private static final class Cursor implements Iterator<VersionChain> {
+        static final int FIRST_COPY = 4;
         private final SortedIndex tree;
         private final byte[] limit;
         private final boolean descending;
-        private final Snapshot snapshot = new Snapshot();
+        private Snapshot snapshot = new Snapshot(FIRST_COPY);
         private int at;
         /** Where the next copy starts, or null when done. */
         private byte[] next;
@@ -530,10 +555,17 @@ final class SortedIndex {
                 if (next == null) {
                     return false;
                 }
+                if (at > 0 && snapshot.keys.length < LEAF_CAPACITY) {
+                    snapshot = new Snapshot(LEAF_CAPACITY);
+                }
                 snapshot.fill(tree, next, nextInclusive, limit, descending);
                 at = 0;
                 byte[] fence = snapshot.fence;
-                if (snapshot.reachedLimit || fence == null
+                if (snapshot.truncated) {
+                    // The leaf goes on past the copy: continue after its last key, as after a fence.
+                    next = snapshot.keys[snapshot.count - 1];
+                    nextInclusive = false;
+                } else if (snapshot.reachedLimit || fence == null
                         || (descending ? Arrays.compareUnsigned(fence, limit) <= 0 : Arrays.compareUnsigned(fence, limit) >= 0)) {
                     next = null;
                 } else {
