@@ -167,20 +167,23 @@ final class ReadCache {
         if (intervals == null) {
             intervals = new TreeMap<>(ByteKeys.COMPARATOR);
         }
-        Interval atBegin = containing(begin);
-        if (atBegin != null) {
-            begin = atBegin.end;
+        // Three descents of the map in the common case (a stretch nothing known touches):
+        // this runs for every range read, most of which read a row or two.
+        Map.Entry<byte[], Interval> atBegin = intervals.floorEntry(begin);
+        if (atBegin != null && ByteKeys.compare(begin, atBegin.getValue().end) < 0) {
+            begin = atBegin.getValue().end;
         }
-        byte[] below = intervals.lowerKey(end);
-        if (below != null && ByteKeys.compare(intervals.get(below).end, end) > 0) {
-            end = below; // an interval holds the end: stop where it begins
+        Map.Entry<byte[], Interval> below = intervals.lowerEntry(end);
+        if (below != null && ByteKeys.compare(below.getValue().end, end) > 0) {
+            end = below.getKey(); // an interval holds the end: stop where it begins
         }
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
-        // Intervals inside [begin, end) are known whole: replaced by the new one.
-        for (byte[] k; (k = intervals.ceilingKey(begin)) != null && ByteKeys.compare(k, end) < 0; ) {
-            intervals.remove(k);
+        // Intervals inside [begin, end) are known whole: replaced by the new one. The last
+        // interval starting below the (untrimmed) end is one of them unless it starts below begin.
+        if (below != null && ByteKeys.compare(below.getKey(), begin) >= 0) {
+            intervals.subMap(begin, true, end, false).clear();
         }
         int from = lowerBound(rows, begin);
         int to = lowerBound(rows, end);
