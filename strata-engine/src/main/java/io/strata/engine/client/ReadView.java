@@ -404,8 +404,18 @@ final class ReadView {
             if (writes == null) {
                 return false;
             }
-            // Forward, the start is lo itself; reverse, whatever lies just below hi (let the walk tell).
-            return reverse || writes.isCleared(lo) || writes.entry(lo) != null;
+            if (!reverse) {
+                return writes.isCleared(lo) || writes.entry(lo) != null; // the start is lo itself
+            }
+            // Reverse, the first stretch ends at hi, and no known interval reaches up to hi: own
+            // writes must know what lies just below it — a cleared range reaching hi, or a
+            // written key w with hi = w ++ 0x00. Anything else would have the walk miss at its
+            // first step, after building a cursor over the cache and the writes for nothing.
+            return writes.clearedUpTo(hi) || endsWithZero(hi) && writes.entry(java.util.Arrays.copyOf(hi, hi.length - 1)) != null;
+        }
+
+        private boolean endsWithZero(byte[] key) {
+            return key.length > 0 && key[key.length - 1] == 0;
         }
 
         /** Whether the step to {@code kv} stays inside {@link #known}, which holds the walk's position. */

@@ -218,6 +218,12 @@ final class WriteMap {
         return r != null && ByteKeys.compare(key, r.getValue()) < 0;
     }
 
+    /** Whether a cleared interval holds the keys just below {@code key}: one begins before it and ends at or after it. */
+    boolean clearedUpTo(byte[] key) {
+        Map.Entry<byte[], byte[]> r = cleared.lowerEntry(key);
+        return r != null && ByteKeys.compare(r.getValue(), key) >= 0;
+    }
+
     /** The end of the cleared interval holding {@code key}, or null. */
     byte[] clearedEnd(byte[] key) {
         Map.Entry<byte[], byte[]> r = cleared.floorEntry(key);

@@ -319,6 +319,22 @@ class ReadCacheTest {
         assertThat(rangeError(tr, "a", "g", 0, false)).as("(f, g) unknown").isEqualTo(TOO_OLD);
     }
 
+    /**
+     * A reverse walk starts just below its end: with no known interval reaching the end, it is
+     * answered without the store only when own writes know that spot — a cleared range
+     * reaching the end, or an own key the end is just past.
+     */
+    @Test
+    void aReverseReadStartsFromWhatOwnWritesKnowJustBelowItsEnd() {
+        assertThat(range(tr, "a", "d")).containsExactly("a", "c");
+        tr.clear(b("d"), b("f"));
+        tr.set(b("f"), b("mine"));
+        expire();
+        assertThat(range(tr, "a", "f", 1, true)).as("cleared up to the end, then the cache").containsExactly("c");
+        assertThat(range(tr, "a", "f\u0000", 1, true)).as("the end just past an own key").containsExactly("f");
+        assertThat(rangeError(tr, "a", "f\u0001", 1, true)).as("(f, f\\x01) unknown").isEqualTo(TOO_OLD);
+    }
+
     @Test
     void anAtomicOperationAppliesToTheCachedValue() {
         byte[] one = {1};
