@@ -77,9 +77,11 @@ class ShardedSequenceAllocatorTest {
 
     @Test
     void callsIssuedAtOnceInOneTransactionTakeDistinctIdsAndLeaveNothingBehind() {
-        // Reads take a millisecond, so all five calls are in flight together; with no sequence
-        // bits every call reads and writes the one counter, so only chaining keeps them apart.
-        LatencyModel slowReads = LatencyModel.of(Duration.ZERO, Duration.ofMillis(1), Duration.ZERO);
+        // Reads take 100 ms, so all five calls are in flight together; with no sequence bits
+        // every call reads and writes the one counter, so only chaining keeps them apart. (With
+        // 1 ms, a stall of the test thread under a loaded suite let the first read finish and
+        // the chain complete before the in-flight count was looked at.)
+        LatencyModel slowReads = LatencyModel.of(Duration.ZERO, Duration.ofMillis(100), Duration.ZERO);
         try (Database db = Strata.builder().latency(slowReads).inMemory()) {
             ShardedSequenceAllocator a = new ShardedSequenceAllocator(COUNTERS, 0, 63);
             List<Long> ids = db.runAsync(tr -> {
