@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         subcommands = {BenchEngineCommand.class, BenchFsyncCommand.class, BenchRecoveryCommand.class,
                 BenchAllocatorsCommand.class, BenchInterningCommand.class, BenchSetsCommand.class,
                 BenchMutexCommand.class, BenchRecordsCommand.class, BenchRedisCommand.class, BenchSsdCommand.class,
-                BenchMemoryCommand.class})
+                BenchMemoryCommand.class, BenchStoresCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
