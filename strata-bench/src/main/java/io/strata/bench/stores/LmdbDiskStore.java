@@ -9,9 +9,7 @@ import org.lmdbjava.Txn;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
@@ -114,19 +112,19 @@ public final class LmdbDiskStore implements DiskStore {
 
     @Override
     public DiskStore.Batch newBatch() {
-        return new Ops();
+        return new OpBatch();
     }
 
     @Override
     public void write(DiskStore.Batch batch, long version) {
         try (Txn<ByteBuffer> txn = env.txnWrite()) {
-            for (Op op : ((Ops) batch).ops) {
-                if (op.end != null) {
-                    deleteRange(txn, op.key, op.end);
-                } else if (op.value != null) {
-                    data.put(txn, writeKey(op.key), writeValue(op.value));
+            for (OpBatch.Op op : ((OpBatch) batch).ops) {
+                if (op.end() != null) {
+                    deleteRange(txn, op.key(), op.end());
+                } else if (op.value() != null) {
+                    data.put(txn, writeKey(op.key()), writeValue(op.value()));
                 } else {
-                    data.delete(txn, writeKey(op.key));
+                    data.delete(txn, writeKey(op.key()));
                 }
             }
             meta.put(txn, writeKey(APPLIED), writeValue(ByteBuffer.allocate(8).putLong(version).array()));
@@ -181,44 +179,6 @@ public final class LmdbDiskStore implements DiskStore {
     @Override
     public void close() {
         env.close();
-    }
-
-    private record Op(byte[] key, byte[] value, byte[] end) {
-    }
-
-    private static final class Ops implements DiskStore.Batch {
-        final List<Op> ops = new ArrayList<>();
-
-        @Override
-        public void put(byte[] key, byte[] value) {
-            ops.add(new Op(key, value, null));
-        }
-
-        @Override
-        public void delete(byte[] key) {
-            ops.add(new Op(key, null, null));
-        }
-
-        @Override
-        public void deleteRange(byte[] begin, byte[] end) {
-            if (Arrays.compareUnsigned(begin, end) < 0) {
-                ops.add(new Op(begin, null, end));
-            }
-        }
-
-        @Override
-        public int size() {
-            return ops.size();
-        }
-
-        @Override
-        public void clear() {
-            ops.clear();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 
     /**

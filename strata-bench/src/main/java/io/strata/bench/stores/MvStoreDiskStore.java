@@ -6,9 +6,7 @@ import org.h2.mvstore.MVStore;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
@@ -68,18 +66,18 @@ public final class MvStoreDiskStore implements DiskStore {
 
     @Override
     public DiskStore.Batch newBatch() {
-        return new Ops();
+        return new OpBatch();
     }
 
     @Override
     public void write(DiskStore.Batch batch, long version) {
-        for (Op op : ((Ops) batch).ops) {
-            if (op.end != null) {
-                deleteRange(op.key, op.end);
-            } else if (op.value != null) {
-                data.put(op.key, op.value);
+        for (OpBatch.Op op : ((OpBatch) batch).ops) {
+            if (op.end() != null) {
+                deleteRange(op.key(), op.end());
+            } else if (op.value() != null) {
+                data.put(op.key(), op.value());
             } else {
-                data.remove(op.key);
+                data.remove(op.key());
             }
         }
         meta.put(APPLIED, ByteBuffer.allocate(8).putLong(version).array());
@@ -111,44 +109,6 @@ public final class MvStoreDiskStore implements DiskStore {
     @Override
     public void close() {
         store.close();
-    }
-
-    private record Op(byte[] key, byte[] value, byte[] end) {
-    }
-
-    private static final class Ops implements DiskStore.Batch {
-        final List<Op> ops = new ArrayList<>();
-
-        @Override
-        public void put(byte[] key, byte[] value) {
-            ops.add(new Op(key, value, null));
-        }
-
-        @Override
-        public void delete(byte[] key) {
-            ops.add(new Op(key, null, null));
-        }
-
-        @Override
-        public void deleteRange(byte[] begin, byte[] end) {
-            if (Arrays.compareUnsigned(begin, end) < 0) {
-                ops.add(new Op(begin, null, end));
-            }
-        }
-
-        @Override
-        public int size() {
-            return ops.size();
-        }
-
-        @Override
-        public void clear() {
-            ops.clear();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 
     private static final class Walk implements DiskStore.Cursor {
