@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * A {@link DiskStore} over LMDB (lmdbjava), for {@code strata bench stores} only: a
@@ -187,15 +186,13 @@ public final class LmdbDiskStore implements DiskStore {
      * here, not by lmdbjava's {@code KeyRange}, whose comparator did not agree with memcmp on
      * bytes above 0x7f.
      */
-    private final class Walk implements DiskStore.Cursor {
+    private final class Walk extends PeekingCursor {
         private final Txn<ByteBuffer> txn;
         private final org.lmdbjava.Cursor<ByteBuffer> cursor;
         private final byte[] lo;
         private final byte[] hi;
         private final boolean reverse;
         private boolean positioned;
-        private Map.Entry<byte[], byte[]> next;
-        private boolean done;
 
         Walk(byte[] lo, byte[] hi, boolean reverse) {
             this.txn = env.txnRead();
@@ -203,7 +200,6 @@ public final class LmdbDiskStore implements DiskStore {
             this.lo = lo;
             this.hi = hi;
             this.reverse = reverse;
-            this.done = Arrays.compareUnsigned(lo, hi) >= 0;
         }
 
         private boolean step() {
@@ -219,28 +215,13 @@ public final class LmdbDiskStore implements DiskStore {
         }
 
         @Override
-        public boolean hasNext() {
-            if (next == null && !done) {
-                if (step()) {
-                    byte[] k = bytes(cursor.key());
-                    if (reverse ? Arrays.compareUnsigned(k, lo) >= 0 : Arrays.compareUnsigned(k, hi) < 0) {
-                        next = Map.entry(k, bytes(cursor.val()));
-                        return true;
-                    }
-                }
-                done = true;
+        protected Map.Entry<byte[], byte[]> advance() {
+            if (Arrays.compareUnsigned(lo, hi) >= 0 || !step()) {
+                return null;
             }
-            return next != null;
-        }
-
-        @Override
-        public Map.Entry<byte[], byte[]> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Map.Entry<byte[], byte[]> e = next;
-            next = null;
-            return e;
+            byte[] k = bytes(cursor.key());
+            boolean inside = reverse ? Arrays.compareUnsigned(k, lo) >= 0 : Arrays.compareUnsigned(k, hi) < 0;
+            return inside ? Map.entry(k, bytes(cursor.val())) : null;
         }
 
         @Override

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * A {@link DiskStore} over H2's MVStore, for {@code strata bench stores} only: a pure-Java,
@@ -111,12 +110,11 @@ public final class MvStoreDiskStore implements DiskStore {
         store.close();
     }
 
-    private static final class Walk implements DiskStore.Cursor {
+    private static final class Walk extends PeekingCursor {
         private final org.h2.mvstore.Cursor<byte[], byte[]> cursor;
         private final byte[] lo;
         private final byte[] hi;
         private final boolean reverse;
-        private Map.Entry<byte[], byte[]> next;
 
         Walk(org.h2.mvstore.Cursor<byte[], byte[]> cursor, byte[] lo, byte[] hi, boolean reverse) {
             this.cursor = cursor;
@@ -126,28 +124,18 @@ public final class MvStoreDiskStore implements DiskStore {
         }
 
         @Override
-        public boolean hasNext() {
-            while (next == null && cursor != null && cursor.hasNext()) {
+        protected Map.Entry<byte[], byte[]> advance() {
+            while (cursor != null && cursor.hasNext()) {
                 byte[] k = cursor.next();
                 if (reverse && Arrays.compareUnsigned(k, hi) >= 0) {
                     continue; // hi itself: the range is [lo, hi)
                 }
                 if (reverse ? Arrays.compareUnsigned(k, lo) < 0 : Arrays.compareUnsigned(k, hi) >= 0) {
-                    return false;
+                    return null;
                 }
-                next = Map.entry(k.clone(), cursor.getValue().clone());
+                return Map.entry(k.clone(), cursor.getValue().clone());
             }
-            return next != null;
-        }
-
-        @Override
-        public Map.Entry<byte[], byte[]> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Map.Entry<byte[], byte[]> e = next;
-            next = null;
-            return e;
+            return null;
         }
 
         @Override
