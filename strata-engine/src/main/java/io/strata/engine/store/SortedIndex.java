@@ -377,7 +377,7 @@ final class SortedIndex {
 
     /**
      * The chain of {@code key}, or null. Any thread; for tests and checks (the store reads
-     * points through its hash index), so it copies a leaf rather than being lean.
+     * points through its hash index): a validated copy of the one entry at or after the key.
      */
     VersionChain get(byte[] key) {
         Snapshot s = new Snapshot(1);
