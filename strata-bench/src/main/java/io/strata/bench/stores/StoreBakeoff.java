@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
@@ -131,24 +132,17 @@ public final class StoreBakeoff {
         AtomicBoolean counting = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         LongAdder ops = new LongAdder();
+        // A client that fails must fail the cell, not leave a figure counted by the others.
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < c.clients(); t++) {
             SplittableRandom random = new SplittableRandom(100 + t);
             Thread thread = new Thread(() -> {
-                while (!stop.get()) {
-                    byte[] key = data.key(random.nextLong(data.count()));
-                    if (scans) {
-                        try (DiskStore.Cursor cursor = store.cursor(key, SsdData.END, false)) {
-                            for (int n = 0; n < 100 && cursor.hasNext(); n++) {
-                                cursor.next();
-                            }
-                        }
-                    } else if (store.get(key) == null) {
-                        throw new IllegalStateException("a loaded key is missing");
-                    }
-                    if (counting.get()) {
-                        ops.increment();
-                    }
+                try {
+                    clientLoop(data, store, scans, random, stop, counting, ops);
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                    stop.set(true);
                 }
             }, "bakeoff-client-" + t);
             thread.start();
@@ -164,7 +158,30 @@ public final class StoreBakeoff {
         for (Thread t : threads) {
             t.join();
         }
+        if (failure.get() != null) {
+            throw new IllegalStateException((scans ? "scans" : "point reads") + " failed: " + failure.get().getMessage(), failure.get());
+        }
         return counted / sec;
+    }
+
+    /** One client: random point reads or 100-key scans until {@code stop}, counted once {@code counting}. */
+    private static void clientLoop(SsdData data, DiskStore store, boolean scans, SplittableRandom random, AtomicBoolean stop,
+                                   AtomicBoolean counting, LongAdder ops) {
+        while (!stop.get()) {
+            byte[] key = data.key(random.nextLong(data.count()));
+            if (scans) {
+                try (DiskStore.Cursor cursor = store.cursor(key, SsdData.END, false)) {
+                    for (int n = 0; n < 100 && cursor.hasNext(); n++) {
+                        cursor.next();
+                    }
+                }
+            } else if (store.get(key) == null) {
+                throw new IllegalStateException("a loaded key is missing");
+            }
+            if (counting.get()) {
+                ops.increment();
+            }
+        }
     }
 
     private static long sizeOf(Path dir) throws IOException {

@@ -108,12 +108,17 @@ class BakeoffStoresTest {
     }
 
     @org.junit.jupiter.api.Test
-    void lmdbRefusesKeysLongerThanItsLimitThatFoundationDbAllows() {
+    void lmdbRefusesKeysFoundationDbAllowsButItCannotHold() {
         try (DiskStore store = LmdbDiskStore.open(dir)) {
             DiskStore.Batch batch = store.newBatch();
             batch.put(new byte[10_000], new byte[] {1});
             assertThatThrownBy(() -> store.write(batch, 1)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("511");
+            DiskStore.Batch empty = store.newBatch();
+            empty.put(new byte[0], new byte[] {1});
+            assertThatThrownBy(() -> store.write(empty, 1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("empty key");
+            assertThat(store.appliedVersion()).as("a refused batch writes nothing").isZero();
         }
     }
 }
