@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Runs FoundationDB's own Java binding tests — bindings/java/src/{junit,integration,test} of a
+# FoundationDB source checkout — unchanged but for the adjustments listed below, on strata-fdb
+# instead of fdb-java and a cluster.
+#
+#   git clone --depth 1 https://github.com/apple/foundationdb /tmp/foundationdb
+#   scripts/fdb-java-tests.sh /tmp/foundationdb            # in memory
+#   scripts/fdb-java-tests.sh /tmp/foundationdb --durable  # every FDB.open() on one durable directory
+#
+# What it runs, as FoundationDB's bindings/java/src/tests.cmake lists them:
+#   - the JUnit unit and integration tests, through JUnit's console launcher;
+#     BasicMultiClientIntegrationTest with FDB_CLUSTERS naming three cluster files;
+#   - the integration programs CycleMultiClientIntegrationTest, SidebandMultiThreadClientTest
+#     and RepeatableReadMultiThreadClientTest (main methods that throw on a failed check);
+#   - the test programs of src/test that check their results and need no prepared data.
+# Adjustments, each because the test reaches into fdb-java's native implementation rather
+# than the API, or names a newer API version than the 7.3 API strata-fdb provides:
+#   - not compiled: FakeFDBTransaction, RangeQueryTest and EventKeeperTest (they subclass
+#     FDBTransaction, fdb-java's JNI-backed class, to fake the network);
+#   - removed: WatchesIntegrationTest.testWatchCleanupOnClose (casts a watch to the
+#     package-private NativeFuture to free its native memory);
+#   - src/test's TestApiVersion.CURRENT set to 730 where a newer checkout has more.
+# Needs Java 17+, Maven, and the checkout; it downloads nothing else but Maven artifacts.
+set -euo pipefail
+
+die() { echo "fdb-java-tests: $*" >&2; exit 2; }
+[[ $# -ge 1 ]] || die "usage: $0 FOUNDATIONDB_CHECKOUT [--durable]"
+fdb_src="$(cd "$1" && pwd)" || die "no such directory: $1"
+durable="${2:-}"
+java_src="$fdb_src/bindings/java/src"
+[[ -d "$java_src/integration" ]] || die "$fdb_src is not a FoundationDB checkout (no bindings/java/src/integration)"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/fdb-java-tests.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+junit_version=1.11.4
+
+echo "fdb-java-tests: building strata-fdb" >&2
+(cd "$root" && mvn -q -B -ntp -DskipTests package dependency:build-classpath -pl strata-fdb -am \
+  -Dmdep.includeScope=runtime -Dmdep.excludeArtifactIds=fdb-java -Dmdep.outputFile="$work/deps.txt") >&2
+(cd "$work" && mvn -q -B -ntp dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_version" \
+  -DoutputDirectory="$work/lib") >&2
+launcher="$work/lib/junit-platform-console-standalone-$junit_version.jar"
+cp="$root/strata-fdb/target/strata-fdb-0.1.0-SNAPSHOT.jar:$(cat "$work/deps.txt")"
+
+# The sources, with the adjustments above.
+mkdir -p "$work/src" "$work/classes" "$work/programs"
+cp -r "$java_src/junit" "$java_src/integration" "$java_src/test" "$work/src/"
+rm -f "$work/src/junit/com/apple/foundationdb/"{FakeFDBTransaction,RangeQueryTest,EventKeeperTest}.java
+watches="$work/src/integration/com/apple/foundationdb/WatchesIntegrationTest.java"
+if grep -q "NativeFuture" "$watches"; then
+  # Drops the @Test method whose body casts to NativeFuture: from its annotation to its closing brace.
+  perl -0777 -i -pe '
+    my $m = index($_, "void testWatchCleanupOnClose(");
+    if ($m >= 0) {
+      my $from = rindex($_, "\@Test", $m);
+      my $i = index($_, "{", $m); my $depth = 0;
+      for (; $i < length($_); $i++) {
+        my $c = substr($_, $i, 1);
+        $depth++ if $c eq "{";
+        if ($c eq "}" && --$depth == 0) { last; }
+      }
+      substr($_, $from, $i + 1 - $from) = "";
+    }' "$watches"
+  ! grep -q "NativeFuture" "$watches" || die "could not remove testWatchCleanupOnClose"
+fi
+sed -i -E 's/(CURRENT = )[0-9]+;/\1730;/' "$work/src/test/com/apple/foundationdb/test/TestApiVersion.java"
+
+echo "fdb-java-tests: compiling FoundationDB's tests against strata-fdb" >&2
+javac -nowarn -encoding UTF-8 -d "$work/classes" -cp "$cp:$launcher" \
+  $(find "$work/src/junit" "$work/src/integration" -name '*.java') 2>"$work/javac.log" \
+  || { cat "$work/javac.log" >&2; die "FoundationDB's tests do not compile against strata-fdb"; }
+javac -nowarn -encoding UTF-8 -d "$work/programs" -cp "$cp" $(find "$work/src/test" -name '*.java') 2>"$work/javac.log" \
+  || { cat "$work/javac.log" >&2; die "FoundationDB's test programs do not compile against strata-fdb"; }
+
+jvm=()
+if [[ "$durable" == --durable ]]; then
+  jvm=("-Dstrata.database=strata:$work/durable")
+fi
+mkdir -p "$work/clusters"
+for c in a b c; do echo "strata:memory:cluster-$c" > "$work/clusters/$c.cluster"; done
+export FDB_CLUSTERS="$work/clusters/a.cluster;$work/clusters/b.cluster;$work/clusters/c.cluster"
+
+failed=0
+# BasicMultiClientIntegrationTest selects API version 630 and the others the latest: the version
+# is the process's, in fdb-java as here, so it runs in a JVM of its own.
+echo "== JUnit: unit and integration tests"
+java "${jvm[@]}" -jar "$launcher" execute -cp "$work/classes:$cp" --scan-classpath "$work/classes" \
+  --exclude-classname '.*BasicMultiClientIntegrationTest' --details=summary --disable-banner --disable-ansi-colors || failed=1
+echo "== JUnit: BasicMultiClientIntegrationTest"
+java "${jvm[@]}" -jar "$launcher" execute -cp "$work/classes:$cp" \
+  --select-class com.apple.foundationdb.BasicMultiClientIntegrationTest --details=summary --disable-banner --disable-ansi-colors || failed=1
+
+for program in com.apple.foundationdb.CycleMultiClientIntegrationTest \
+               com.apple.foundationdb.SidebandMultiThreadClientTest \
+               com.apple.foundationdb.RepeatableReadMultiThreadClientTest; do
+  echo "== $program"
+  java "${jvm[@]}" -cp "$work/classes:$cp:$launcher" "$program" || { echo "FAILED: $program"; failed=1; }
+done
+
+# src/test programs that check what they do (they throw, or assert under -ea) and need no data
+# prepared beforehand. Left out: the binding tester's stack machines (driven by
+# bindingtester.py and another binding), benchmarks and programs that only print, SerialTest
+# (expects a key "count" to exist) and WatchTest, which cancels a watch and then expects join()
+# to throw FDBException 1101, where fdb-java's own NativeFuture.cancel completes the future with
+# a CancellationException first.
+for program in RangeTest SnapshotTransactionTest VersionstampSmokeTest TupleTest; do
+  echo "== com.apple.foundationdb.test.$program"
+  java -ea "${jvm[@]}" -cp "$work/programs:$cp" "com.apple.foundationdb.test.$program" || { echo "FAILED: $program"; failed=1; }
+done
+
+if [[ $failed -ne 0 ]]; then
+  echo "fdb-java-tests: FAILED (see above)"
+  exit 1
+fi
+echo "fdb-java-tests: all passed"
