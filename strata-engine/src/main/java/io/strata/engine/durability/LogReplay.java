@@ -62,8 +62,24 @@ public final class LogReplay {
     public static Result replay(Path directory, VersionedStore store, long after) throws IOException {
         List<Path> segments = new ArrayList<>(segments(directory));
         try (RecoveryWrites writes = store.recoveryWrites()) {
+            writes.expectLogBytes(bytesAfter(segments, after));
             return replay(directory, segments, writes, after);
         }
+    }
+
+    /**
+     * The bytes of the segments that may hold records newer than {@code after}: all but those
+     * whose successor begins at or below {@code after + 1}.
+     */
+    private static long bytesAfter(List<Path> segments, long after) throws IOException {
+        long bytes = 0;
+        for (int i = 0; i < segments.size(); i++) {
+            if (i + 1 < segments.size() && firstVersion(segments.get(i + 1)) <= after + 1) {
+                continue;
+            }
+            bytes += Files.size(segments.get(i));
+        }
+        return bytes;
     }
 
     private static Result replay(Path directory, List<Path> segments, RecoveryWrites writes, long after) throws IOException {

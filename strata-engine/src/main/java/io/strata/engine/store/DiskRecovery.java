@@ -53,6 +53,12 @@ final class DiskRecovery implements RecoveryWrites {
     }
 
     @Override
+    public void expectLogBytes(long bytes) throws IOException {
+        awaitWrite();
+        disk.expectLogBytes(bytes);
+    }
+
+    @Override
     public void set(byte[] key, byte[] value, long version) {
         filling.put(key, value);
         bytes += key.length + value.length;

@@ -39,6 +39,10 @@ public interface DiskStore extends AutoCloseable {
     /** Applies {@code batch} atomically and records {@code version} as the version the store is now at. */
     void write(Batch batch, long version) throws IOException;
 
+    /** A hint before recovery replays about {@code bytes} of log (see {@link RecoveryWrites#expectLogBytes}); writer only. */
+    default void expectLogBytes(long bytes) {
+    }
+
     /** A hint before recovery writes about {@code keys} keys (see {@link RecoveryWrites#expectKeys}); writer only. */
     default void expectKeys(long keys) {
     }

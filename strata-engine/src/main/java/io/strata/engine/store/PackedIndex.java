@@ -339,6 +339,11 @@ final class PackedIndex {
                 + ((16L + 4L * freeIds.length + 7) & ~7L);
     }
 
+    /** Slots of the key table. Writer only. */
+    int slots() {
+        return keys.slots.length;
+    }
+
     /** Keys held. Writer only. */
     int size() {
         return live;

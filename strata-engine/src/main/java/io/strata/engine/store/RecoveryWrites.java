@@ -16,6 +16,15 @@ public interface RecoveryWrites extends AutoCloseable {
     default void expectKeys(long keys) throws IOException {
     }
 
+    /**
+     * A hint, after the checkpoint and before the log's records: about {@code bytes} of log
+     * follow, so that a store which knows its entries' average size may size its indexes for
+     * the keys they may add at once, rather than growing them through the replay. Records that
+     * overwrite present keys make it an overestimate; a store bounds what it reserves.
+     */
+    default void expectLogBytes(long bytes) throws IOException {
+    }
+
     void set(byte[] key, byte[] value, long version);
 
     void clear(byte[] key, long version);

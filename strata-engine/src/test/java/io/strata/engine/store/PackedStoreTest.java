@@ -104,6 +104,53 @@ class PackedStoreTest {
         assertThat(store.heapBytes() / 100_000.0).isBetween(116.0, 155.0);
     }
 
+    /** A recovery's hint about the log to come sizes the index once; the keys the log adds then fit without growing it. */
+    @Test
+    void aLogHintSizesTheIndexForTheKeysTheLogMayAdd() {
+        PackedStore hinted = storeOfRandomPairs(new Random(3), 1);
+        PackedStore unhinted = storeOfRandomPairs(new Random(3), 1);
+        int before = hinted.indexSlots();
+        // Three batches of 10,000 new 116-byte pairs, as a log holds them (9 bytes of framing each).
+        hinted.expectLogBytes(30_000L * (16 + 100 + 9));
+        int reserved = hinted.indexSlots();
+        assertThat(reserved).isGreaterThan(before);
+        Random adds = new Random(4);
+        for (int b = 0; b < 3; b++) {
+            long seed = adds.nextLong();
+            writeRandomPairs(hinted, new Random(seed), b + 2);
+            writeRandomPairs(unhinted, new Random(seed), b + 2);
+        }
+        assertThat(hinted.verify()).isEqualTo(40_000);
+        assertThat(hinted.indexSlots()).isEqualTo(reserved);
+        assertThat(unhinted.verify()).isEqualTo(40_000);
+        assertThat(unhinted.indexSlots()).isGreaterThan(before); // without the hint it grew on the way
+    }
+
+    @Test
+    void anEmptyStoreTakesNoLogHint() {
+        PackedStore store = new PackedStore();
+        int before = store.indexSlots();
+        store.expectLogBytes(1L << 30);
+        assertThat(store.indexSlots()).isEqualTo(before);
+    }
+
+    private static PackedStore storeOfRandomPairs(Random random, long version) {
+        PackedStore store = new PackedStore();
+        writeRandomPairs(store, random, version);
+        return store;
+    }
+
+    /** 10,000 pairs of a random 16-byte key and a 100-byte value, as one batch at {@code version}. */
+    private static void writeRandomPairs(PackedStore store, Random random, long version) {
+        DiskStore.Batch batch = store.newBatch();
+        for (int i = 0; i < 10_000; i++) {
+            byte[] key = new byte[16];
+            random.nextBytes(key);
+            batch.put(key, new byte[100]);
+        }
+        store.write(batch, version);
+    }
+
     private static byte[] key(int i) {
         String s = Integer.toString(i, 7);
         return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
