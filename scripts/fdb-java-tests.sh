@@ -27,6 +27,7 @@ die() { echo "fdb-java-tests: $*" >&2; exit 2; }
 [[ $# -ge 1 ]] || die "usage: $0 FOUNDATIONDB_CHECKOUT [--durable]"
 fdb_src="$(cd "$1" && pwd)" || die "no such directory: $1"
 durable="${2:-}"
+[[ -z "$durable" || "$durable" == --durable ]] || die "unknown option: $durable (usage: $0 FOUNDATIONDB_CHECKOUT [--durable])"
 java_src="$fdb_src/bindings/java/src"
 [[ -d "$java_src/integration" ]] || die "$fdb_src is not a FoundationDB checkout (no bindings/java/src/integration)"
 
