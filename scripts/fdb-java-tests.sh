@@ -12,7 +12,9 @@
 #     BasicMultiClientIntegrationTest with FDB_CLUSTERS naming three cluster files;
 #   - the integration programs CycleMultiClientIntegrationTest, SidebandMultiThreadClientTest
 #     and RepeatableReadMultiThreadClientTest (main methods that throw on a failed check);
-#   - the test programs of src/test that check their results and need no prepared data.
+#   - the test programs of src/test that check their results and need no prepared data, and
+#     WatchTest's race of cancelled and joined watches (its first half expects what fdb-java
+#     itself does not do: see docs/strata-fdb.md).
 # Adjustments, each because the test reaches into fdb-java's native implementation rather
 # than the API, or names a newer API version than the 7.3 API strata-fdb provides:
 #   - not compiled: FakeFDBTransaction, RangeQueryTest and EventKeeperTest (they subclass
@@ -109,6 +111,26 @@ for program in RangeTest SnapshotTransactionTest VersionstampSmokeTest TupleTest
   echo "== com.apple.foundationdb.test.$program"
   java -ea "${jvm[@]}" -cp "$work/programs:$cp" "com.apple.foundationdb.test.$program" || { echo "FAILED: $program"; failed=1; }
 done
+
+# WatchTest's second half on its own: 10,000 watches, each cancelled by one thread while another
+# joins it, in either order; it must neither hang nor fail otherwise.
+mkdir -p "$work/race"
+cat > "$work/race/WatchRace.java" <<'JAVA'
+public class WatchRace {
+    public static void main(String[] args) {
+        com.apple.foundationdb.FDB fdb = com.apple.foundationdb.FDB.selectAPIVersion(com.apple.foundationdb.test.TestApiVersion.CURRENT);
+        try (com.apple.foundationdb.Database db = fdb.open()) {
+            com.apple.foundationdb.test.WatchTest.raceTest(db);
+        }
+        System.exit(0);
+    }
+}
+JAVA
+javac -nowarn -d "$work/race" -cp "$work/programs:$cp" "$work/race/WatchRace.java"
+echo "== com.apple.foundationdb.test.WatchTest.raceTest"
+# Its joins of cancelled watches print CancellationExceptions from the pool's threads, as on fdb-java.
+timeout 300 java "${jvm[@]}" -cp "$work/race:$work/programs:$cp" WatchRace 2>/dev/null | tail -1 \
+  && [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "FAILED: WatchTest.raceTest"; failed=1; }
 
 if [[ $failed -ne 0 ]]; then
   echo "fdb-java-tests: FAILED (see above)"
