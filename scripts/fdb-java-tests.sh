@@ -6,6 +6,7 @@
 #   git clone --depth 1 https://github.com/apple/foundationdb /tmp/foundationdb
 #   scripts/fdb-java-tests.sh /tmp/foundationdb            # in memory
 #   scripts/fdb-java-tests.sh /tmp/foundationdb --durable  # every FDB.open() on one durable directory
+#   scripts/fdb-java-tests.sh /tmp/foundationdb --ssd      # the same on the disk engine (Storage.SSD)
 #
 # What it runs, as FoundationDB's bindings/java/src/tests.cmake lists them:
 #   - the JUnit unit and integration tests, through JUnit's console launcher;
@@ -26,10 +27,11 @@
 set -euo pipefail
 
 die() { echo "fdb-java-tests: $*" >&2; exit 2; }
-[[ $# -ge 1 ]] || die "usage: $0 FOUNDATIONDB_CHECKOUT [--durable]"
+[[ $# -ge 1 ]] || die "usage: $0 FOUNDATIONDB_CHECKOUT [--durable|--ssd]"
 fdb_src="$(cd "$1" && pwd)" || die "no such directory: $1"
 durable="${2:-}"
-[[ -z "$durable" || "$durable" == --durable ]] || die "unknown option: $durable (usage: $0 FOUNDATIONDB_CHECKOUT [--durable])"
+[[ -z "$durable" || "$durable" == --durable || "$durable" == --ssd ]] \
+  || die "unknown option: $durable (usage: $0 FOUNDATIONDB_CHECKOUT [--durable|--ssd])"
 java_src="$fdb_src/bindings/java/src"
 [[ -d "$java_src/integration" ]] || die "$fdb_src is not a FoundationDB checkout (no bindings/java/src/integration)"
 
@@ -79,6 +81,20 @@ javac -nowarn -encoding UTF-8 -d "$work/programs" -cp "$cp" $(find "$work/src/te
 jvm=()
 if [[ "$durable" == --durable ]]; then
   jvm=("-Dstrata.database=strata:$work/durable")
+elif [[ "$durable" == --ssd ]]; then
+  # A directory records its storage when created; later opens, FDB.open() among them, keep it.
+  mkdir -p "$work/make-ssd"
+  cat > "$work/make-ssd/MakeSsd.java" <<'JAVA'
+public class MakeSsd {
+    public static void main(String[] args) throws Exception {
+        io.strata.Strata.builder().storage(io.strata.Storage.SSD).open(java.nio.file.Path.of(args[0])).close();
+    }
+}
+JAVA
+  javac -nowarn -d "$work/make-ssd" -cp "$cp" "$work/make-ssd/MakeSsd.java"
+  java -cp "$work/make-ssd:$cp" MakeSsd "$work/ssd"
+  grep -qx ssd "$work/ssd/STORAGE" || die "the directory for --ssd did not record storage ssd"
+  jvm=("-Dstrata.database=strata:$work/ssd")
 fi
 mkdir -p "$work/clusters"
 for c in a b c; do echo "strata:memory:cluster-$c" > "$work/clusters/$c.cluster"; done
