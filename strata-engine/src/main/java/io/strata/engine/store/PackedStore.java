@@ -309,10 +309,12 @@ public final class PackedStore implements DiskStore {
      * at the average size of those held plus the log's own bytes per entry: the index then
      * grows once, before the replay, instead of rehashing every key held each time it doubles
      * (a sixth of the recovery writer's time at 1 GiB). Records that overwrite keys make it an
-     * overestimate by at most the log's entries, and a checkpoint is due once the log outgrows
-     * the last one ({@code docs/format.md}), so that is about the keys held; an index reserved
-     * far beyond its keys shrinks at the next write ({@link PackedIndex#settle}). No hint
-     * without keys to average: the index then grows as the keys arrive.
+     * overestimate — a log of a hammered counter over a small store most of all — so it is
+     * capped at the keys held, or {@link #LOG_HINT_MIN_CAP} when fewer: a checkpoint is due
+     * once the log outgrows the last one ({@code docs/format.md}), so a replay rarely adds
+     * more, and the index still grows past the cap if it does. An index reserved far beyond
+     * its keys shrinks at the next write ({@link PackedIndex#settle}). No hint without keys to
+     * average: the index then grows as the keys arrive.
      */
     @Override
     public void expectLogBytes(long bytes) {
@@ -321,16 +323,18 @@ public final class PackedStore implements DiskStore {
             return;
         }
         long perEntry = current.dataBytes / keys + LOG_BYTES_PER_ENTRY;
-        index.reserve((int) Math.min(bytes / perEntry, 1 << 28));
+        index.reserve((int) Math.min(bytes / perEntry, Math.max(keys, LOG_HINT_MIN_CAP)));
     }
+
+    /** What a log entry takes besides its key and value: a type byte and two lengths ({@code LogFormat}). */
+    private static final int LOG_BYTES_PER_ENTRY = 9;
+    /** {@link #expectLogBytes} reserves for at most this many new keys, or the keys held if more: 8 MiB of index. */
+    static final int LOG_HINT_MIN_CAP = 1 << 20;
 
     /** The slots of the index's key table now, reservations included; writer only (tests). */
     int indexSlots() {
         return index.slots();
     }
-
-    /** What a log entry takes besides its key and value: a type byte and two lengths ({@code LogFormat}). */
-    private static final int LOG_BYTES_PER_ENTRY = 9;
 
     @Override
     public void write(Batch batch, long version) {

@@ -126,6 +126,16 @@ class PackedStoreTest {
         assertThat(unhinted.indexSlots()).isGreaterThan(before); // without the hint it grew on the way
     }
 
+    /** A log far larger than the store (a counter rewritten over and over) reserves no more than the cap. */
+    @Test
+    void aLogHintIsCappedAtTheKeysHeldOrAMillion() {
+        PackedStore store = storeOfRandomPairs(new Random(5), 1);
+        store.expectLogBytes(1L << 40);
+        // Room for 10,000 + 2^20 keys at most three quarters full: 2^21 slots, not the 2^30 a terabyte would ask.
+        assertThat(store.indexSlots()).isEqualTo(1 << 21);
+        assertThat(store.verify()).isEqualTo(10_000);
+    }
+
     @Test
     void anEmptyStoreTakesNoLogHint() {
         PackedStore store = new PackedStore();
