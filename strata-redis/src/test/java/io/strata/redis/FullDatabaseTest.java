@@ -9,6 +9,7 @@ import io.strata.Strata;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.commit.CommitPipeline;
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.eviction.DatabaseMemory;
 import io.strata.redis.server.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,10 +68,10 @@ class FullDatabaseTest {
             long engineDefault = pipeline.memoryLimit();
             List<Long> applied = new ArrayList<>();
             RedisServer server = RedisServer.start(db, RedisConfig.defaults().withPort(0));
-            server.applyMaxmemoryTo(bytes -> {
+            server.applyMaxmemoryTo(DatabaseMemory.of(pipeline::storeBytes, pipeline::settledVersion, bytes -> {
                 applied.add(bytes);
                 pipeline.memoryLimit(bytes > 0 ? bytes : engineDefault);
-            }, pipeline::isFull);
+            }, pipeline::isFull));
             try (Jedis jedis = new Jedis("127.0.0.1", server.port(), 10_000)) {
                 jedis.set("before", "v");
                 assertThat(jedis.configSet("maxmemory", "1")).isEqualTo("OK");
@@ -87,7 +88,7 @@ class FullDatabaseTest {
                 assertThat(jedis.configSet("maxmemory", "0")).isEqualTo("OK");
                 assertThat(jedis.set("again", "v")).isEqualTo("OK");
                 assertThat(pipeline.memoryLimit()).isEqualTo(engineDefault);
-                assertThat(applied).containsExactly(1L, 1L << 20, 0L);
+                assertThat(applied).containsExactly(0L, 1L, 1L << 20, 0L);
             } finally {
                 server.close();
             }

@@ -8,6 +8,7 @@ import io.strata.cli.StorageOptions;
 import io.strata.engine.client.EngineDatabase;
 import io.strata.engine.commit.CommitPipeline;
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.eviction.DatabaseMemory;
 import io.strata.redis.server.LeakDetection;
 import io.strata.redis.server.RedisServer;
 import picocli.CommandLine.Command;
@@ -158,10 +159,12 @@ public final class ServeRedisCommand implements Callable<Integer> {
             return 1;
         }
         if (database instanceof EngineDatabase engine) {
-            // maxmemory bounds the engine's store; 0 (Redis: none) leaves the engine's default.
+            // maxmemory is measured against the engine's store; a limit of 0 leaves the engine's default.
+            // On the disk engine the store in memory is the window only: no eviction there.
             CommitPipeline pipeline = engine.engine().pipeline();
-            server.applyMaxmemoryTo(bytes -> pipeline.memoryLimit(bytes > 0 ? bytes : CommitPipeline.defaultMemoryLimit()),
-                    pipeline::isFull);
+            java.util.function.LongSupplier used = storage == Storage.SSD ? () -> -1 : pipeline::storeBytes;
+            server.applyMaxmemoryTo(DatabaseMemory.of(used, pipeline::settledVersion,
+                    bytes -> pipeline.memoryLimit(bytes > 0 ? bytes : CommitPipeline.defaultMemoryLimit()), pipeline::isFull));
         }
         Thread hook = new Thread(() -> {
             server.close();

@@ -204,6 +204,16 @@ public final class CommitPipeline implements AutoCloseable {
         return limit > 0 && store.bytes() > limit;
     }
 
+    /** What the store takes on the heap as the memory limit measures it ({@link VersionedStore#bytes}), as of the last batch. Any thread. */
+    public long storeBytes() {
+        return store.bytes();
+    }
+
+    /** The newest version whose clears {@link #storeBytes()} has counted out ({@link VersionedStore#settledVersion}). Any thread. */
+    public long settledVersion() {
+        return store.settledVersion();
+    }
+
     /** The limit {@link #memoryLimit(long)} set (or the default); 0: none. */
     public long memoryLimit() {
         return memoryLimit;

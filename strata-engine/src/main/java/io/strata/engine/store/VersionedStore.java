@@ -391,6 +391,27 @@ public final class VersionedStore implements AutoCloseable {
         return bytesPublished + (disk == null ? 0 : disk.heapBytes());
     }
 
+    /**
+     * The newest version whose clears {@link #bytes()} has counted out: a key cleared at
+     * {@code v} still counts (its old value, and the clear's own entry) until the window has
+     * passed {@code v} and, over a packed or disk store, the catch-up has applied it there.
+     * Lets a caller that frees space by clearing (the Redis server's eviction) tell what it
+     * cleared and the gauge does not show yet from what it does. Any thread.
+     */
+    public long settledVersion() {
+        long pruned = oldestReadableVersion == Long.MIN_VALUE ? Long.MIN_VALUE : oldestReadableVersion - 1;
+        return disk == null ? pruned : Math.min(pruned, droppedVersion);
+    }
+
+    /**
+     * Over a packed or disk store: the version of the last batch the catch-up wrote and the
+     * window then dropped ({@link #dropWritten}), below which {@link #bytes()} counts every
+     * version once, at its size there.
+     */
+    private volatile long droppedVersion = Long.MIN_VALUE;
+    /** Writer-owned: {@link #droppedVersion} before {@link #publishBytes} makes the bytes it counts visible with it. */
+    private long droppedUnpublished = Long.MIN_VALUE;
+
     /** The current {@link #bytes()}, for the writer. */
     public long bytesNow() {
         return bytes + (disk == null ? 0 : disk.heapBytes());
@@ -399,6 +420,7 @@ public final class VersionedStore implements AutoCloseable {
     /** Makes {@link #bytes()} current; writer only, once per batch. */
     public void publishBytes() {
         bytesPublished = bytes;
+        droppedVersion = droppedUnpublished;
     }
 
     /**
@@ -578,6 +600,11 @@ public final class VersionedStore implements AutoCloseable {
 
     /** Drops what a written batch holds: its range clears first, then its nodes (see "Over a disk store"). */
     private void dropWritten(CatchUp.Batch batch) {
+        dropNodes(batch);
+        droppedUnpublished = batch.version;
+    }
+
+    private void dropNodes(CatchUp.Batch batch) {
         diskClears.removeUpTo(batch.version);
         for (int i = 0; i < batch.count; i++) {
             VersionChain chain = batch.chains[i];

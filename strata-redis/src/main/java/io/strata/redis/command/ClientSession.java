@@ -70,6 +70,9 @@ public final class ClientSession {
     private volatile String trackingFlags = "";
     private volatile long trackingRedirect = -1;
 
+    /** See {@link #evictionFailed}: set on the evictor's thread, read on the connection's. */
+    private volatile boolean evictionFailed;
+
     public ClientSession(long id, String address, String localAddress, long createdMillis, boolean authenticated) {
         this.id = id;
         this.address = address;
@@ -104,6 +107,21 @@ public final class ClientSession {
 
     public void markScriptClient() {
         scriptClient = true;
+    }
+
+    /**
+     * Marks that the request held for evictions ({@code ServerContext.makeRoom}) found nothing
+     * to evict: prepared again, it gets the OOM error instead of waiting for another round.
+     */
+    public void evictionFailed() {
+        evictionFailed = true;
+    }
+
+    /** Whether {@link #evictionFailed} was marked since last asked; clears the mark. */
+    public boolean takeEvictionFailed() {
+        boolean failed = evictionFailed;
+        evictionFailed = false;
+        return failed;
     }
 
     public long id() {

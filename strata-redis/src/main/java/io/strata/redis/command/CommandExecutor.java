@@ -153,8 +153,23 @@ public final class CommandExecutor {
             server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
             return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
         }
-        if (deniedOom(session, spec)) {
-            return new Prepared(busy(session, spec, OOM), null, 0);
+        boolean denyOom = deniesOom(session, spec);
+        boolean mayWrite = mayWrite(session, spec, args);
+        if (denyOom || mayWrite) {
+            // Redis's performEvictions: a request that may add data waits for a round of
+            // evictions when the data is past maxmemory, then is prepared again.
+            CompletableFuture<Boolean> room = session.takeEvictionFailed() ? null : server.makeRoom();
+            if (room != null) {
+                return new Prepared(null, null, 0, args, room.handle((enough, failure) -> {
+                    if (failure != null || !enough) {
+                        session.evictionFailed();
+                    }
+                    return null;
+                }));
+            }
+            if (denyOom && server.databaseFull()) {
+                return new Prepared(busy(session, spec, OOM), null, 0);
+            }
         }
         if (Replicas.tooFewForWrites(server.settings()) && writes(session, spec)) {
             return new Prepared(busy(session, spec, Replicas.NOREPLICAS), null, 0);
@@ -167,7 +182,7 @@ public final class CommandExecutor {
         if (busy != null) {
             return new Prepared(busy(session, spec, busy), null, 0);
         }
-        CompletableFuture<Void> paused = server.pause().hold(mayWrite(session, spec, args));
+        CompletableFuture<Void> paused = server.pause().hold(mayWrite);
         if (paused != null) {
             return new Prepared(null, null, 0, args, paused);
         }
@@ -466,12 +481,11 @@ public final class CommandExecutor {
     }
 
     /**
-     * Redis's {@code is_denyoom_command} while the database is full: a command flagged
-     * {@code denyoom}, or EXEC of a transaction that queued one.
+     * Redis's {@code is_denyoom_command}: a command flagged {@code denyoom}, or EXEC of a
+     * transaction that queued one — refused while the database is full.
      */
-    private boolean deniedOom(ClientSession session, CommandSpec spec) {
-        return (spec.has(CommandFlag.DENYOOM) || execHolds(session, spec, q -> q.has(CommandFlag.DENYOOM)))
-                && server.databaseFull();
+    private boolean deniesOom(ClientSession session, CommandSpec spec) {
+        return spec.has(CommandFlag.DENYOOM) || execHolds(session, spec, q -> q.has(CommandFlag.DENYOOM));
     }
 
     /** Whether {@code spec} is EXEC of a transaction that queued a command {@code test} accepts. */

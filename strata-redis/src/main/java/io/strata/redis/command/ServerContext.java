@@ -52,6 +52,20 @@ public interface ServerContext {
         return false;
     }
 
+    /**
+     * Before a command that may add data, as Redis's {@code performEvictions}: null when the
+     * data is under {@code maxmemory} or the policy evicts nothing; else a round of evictions,
+     * completing with false when nothing was left to evict. Never blocks.
+     */
+    default CompletableFuture<Boolean> makeRoom() {
+        return null;
+    }
+
+    /** What the data takes as {@code maxmemory} measures it (INFO's {@code used_memory_dataset}); -1 when the database cannot tell. */
+    default long datasetBytes() {
+        return -1;
+    }
+
     KeyStore keys();
 
     /** String values too large for one transaction, staged before their command runs. */

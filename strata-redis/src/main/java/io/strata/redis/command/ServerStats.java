@@ -18,6 +18,7 @@ public final class ServerStats {
     public final LongAdder commandsProcessed = new LongAdder();
     public final LongAdder rejectedConnections = new LongAdder();
     public final LongAdder expiredKeys = new LongAdder();
+    public final LongAdder evictedKeys = new LongAdder();
     /** Changes committed since the last SAVE ({@code rdb_changes_since_last_save}). */
     public final ChangeCounter changes = new ChangeCounter();
     public final LongAdder keyspaceHits = new LongAdder();
@@ -68,6 +69,7 @@ public final class ServerStats {
         commandsProcessed.reset();
         rejectedConnections.reset();
         expiredKeys.reset();
+        evictedKeys.reset();
         keyspaceHits.reset();
         keyspaceMisses.reset();
         totalErrorReplies.reset();

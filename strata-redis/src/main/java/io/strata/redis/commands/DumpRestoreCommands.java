@@ -33,7 +33,8 @@ import java.util.concurrent.CompletableFuture;
  * nothing and, with REPLACE, deletes the key, as in Redis.
  *
  * <p>IDLETIME sets the restored key's access time for OBJECT IDLETIME ({@code AccessClock});
- * FREQ is checked and then ignored: this server tracks no access frequencies (see OBJECT FREQ). {@code sanitize-dump-payload} changes nothing:
+ * FREQ sets its access counter while an LFU maxmemory policy is selected, and is ignored
+ * otherwise, as in Redis. {@code sanitize-dump-payload} changes nothing:
  * every payload is decoded and checked entry by entry (what Redis calls deep sanitization),
  * because its entries are copied into this server's own layout.
  *
@@ -67,7 +68,7 @@ final class DumpRestoreCommands {
 
     /** RESTORE's options after the payload. */
     /** {@code idleSeconds}: IDLETIME's value, or -1 without it. */
-    private record Options(boolean replace, boolean absTtl, long idleSeconds) {
+    private record Options(boolean replace, boolean absTtl, long idleSeconds, int frequency) {
     }
 
     private static Options options(Invocation inv) {
@@ -76,6 +77,7 @@ final class DumpRestoreCommands {
         boolean idle = false;
         long idleSeconds = -1;
         boolean freq = false;
+        int frequency = -1;
         for (int j = 4; j < inv.argc(); j++) {
             String opt = inv.option(j);
             boolean hasValue = j + 1 < inv.argc();
@@ -94,12 +96,13 @@ final class DumpRestoreCommands {
                 if (f < 0 || f > 255) {
                     throw new RedisException("ERR Invalid FREQ value, must be >= 0 and <= 255");
                 }
+                frequency = (int) f;
                 freq = true;
             } else {
                 throw RedisException.syntax();
             }
         }
-        return new Options(replace, absTtl, idleSeconds);
+        return new Options(replace, absTtl, idleSeconds, frequency);
     }
 
     private static CompletableFuture<Reply> restore(Invocation inv, Transaction tr) {
@@ -148,6 +151,9 @@ final class DumpRestoreCommands {
                         clock.idleSince(keys, db, key, now, options.idleSeconds());
                     } else {
                         clock.accessed(keys, db, key, now);
+                    }
+                    if (options.frequency() >= 0 && clock.countsFrequency()) {
+                        clock.frequencyIs(keys, db, key, now, options.frequency());
                     }
                     return Reply.OK;
                 });

@@ -142,8 +142,11 @@ final class InfoSections {
         field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
         field("used_memory_overhead", 0);
         field("used_memory_startup", 0);
-        field("used_memory_dataset", used);
-        field("used_memory_dataset_perc", "100.00%");
+        // The data as maxmemory measures it, where the database can tell; else the heap.
+        long dataset = server.datasetBytes();
+        field("used_memory_dataset", dataset >= 0 ? dataset : used);
+        field("used_memory_dataset_perc", dataset >= 0 && used > 0
+                ? String.format(Locale.ROOT, "%.2f%%", 100.0 * dataset / used) : "100.00%");
         field("allocator_allocated", used);
         field("allocator_active", rt.totalMemory());
         field("allocator_resident", rss);
@@ -284,7 +287,7 @@ final class InfoSections {
         field("expired_stale_perc", "0.00");
         field("expired_time_cap_reached_count", 0);
         field("expire_cycle_cpu_milliseconds", 0);
-        field("evicted_keys", 0);
+        field("evicted_keys", stats.evictedKeys.sum());
         field("evicted_clients", 0);
         field("total_eviction_exceeded_time", 0);
         field("current_eviction_exceeded_time", 0);

@@ -4,12 +4,10 @@ import static io.strata.redis.command.CommandSpec.Kind.DATA;
 import static io.strata.redis.command.CommandSpec.Kind.LOCAL;
 import static io.strata.redis.command.Invocation.done;
 
-import com.apple.foundationdb.KeyValue;
-import com.apple.foundationdb.Range;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
-import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeySizes;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -19,16 +17,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * MEMORY USAGE, STATS, DOCTOR, MALLOC-STATS, PURGE and HELP. A key's "memory" here is what it
- * takes in the database: its name, its metadata record and, for a collection, the bytes of its
- * elements (counted exactly up to {@link #EXACT_ELEMENTS} records, estimated by the database
- * beyond). The process's own memory is the JVM heap, as INFO memory reports.
+ * takes in the database ({@link KeySizes}). The process's own memory is the JVM heap, as INFO
+ * memory reports.
  */
 final class MemoryCommand {
-    /** Records of a collection counted one by one before the database's estimate is used. */
-    static final int EXACT_ELEMENTS = 1000;
-    /** What every key costs besides its bytes: its metadata header, counters, change stamp. */
-    static final int KEY_OVERHEAD = 48;
-
     private MemoryCommand() {
     }
 
@@ -58,30 +50,9 @@ final class MemoryCommand {
             }
         }
         byte[] key = inv.arg(2);
-        return inv.server().keys().peek(tr, inv.db(), key, inv.now()).thenCompose(meta -> {
-            if (meta == null) {
-                return CompletableFuture.completedFuture(Reply.NULL_BULK);
-            }
-            long own = KEY_OVERHEAD + key.length + meta.encode().length;
-            if (!meta.isObject()) {
-                return CompletableFuture.completedFuture(Reply.integer(own));
-            }
-            return elementBytes(tr, inv.server().keys().objectOf(inv.db(), meta).range()).thenApply(n -> Reply.integer(own + n));
-        });
-    }
-
-    private static CompletableFuture<Long> elementBytes(Transaction tr, Range range) {
-        return tr.getRange(range, EXACT_ELEMENTS + 1).asList().thenCompose(kvs -> {
-            long exact = 0;
-            for (KeyValue kv : kvs) {
-                exact += kv.getKey().length + kv.getValue().length;
-            }
-            if (kvs.size() <= EXACT_ELEMENTS) {
-                return CompletableFuture.completedFuture(exact);
-            }
-            long counted = exact;
-            return tr.getEstimatedRangeSizeBytes(range).thenApply(estimate -> Math.max(counted, estimate));
-        });
+        return inv.server().keys().peek(tr, inv.db(), key, inv.now()).thenCompose(meta -> meta == null
+                ? CompletableFuture.completedFuture(Reply.NULL_BULK)
+                : KeySizes.of(tr, inv.server().keys(), inv.db(), key, meta).thenApply(Reply::integer));
     }
 
     /** MEMORY STATS: the heap figures INFO memory gives, and each database's key count. */

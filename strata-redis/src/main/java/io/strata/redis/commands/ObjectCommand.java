@@ -28,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li>IDLETIME is the seconds since a command of this process last accessed the key, from
  *       {@link io.strata.redis.command.AccessClock} (approximate, as Redis's LRU clock is:
  *       kept in memory, not in the database, so every read stays a read).</li>
- *   <li>FREQ answers Redis's error for a server without an LFU maxmemory policy.</li>
+ *   <li>FREQ is the key's LFU counter while an LFU maxmemory policy is selected ({@code AccessClock}),
+ *       Redis's error otherwise; IDLETIME is Redis's error while one is.</li>
  * </ul>
  */
 final class ObjectCommand {
@@ -75,12 +76,21 @@ final class ObjectCommand {
                     }
                     return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> Reply.integer(isShared(v) ? SHARED_REFCOUNT : 1));
                 case "idletime":
+                    if (inv.server().accessClock().countsFrequency()) {
+                        throw new RedisException("ERR An LFU maxmemory policy is selected, idle time not tracked. "
+                                + "Please note that when switching between policies at runtime LRU and LFU data will take "
+                                + "some time to adjust.");
+                    }
                     return Invocation.done(Reply.integer(
                             inv.server().accessClock().idleSeconds(inv.server().keys(), inv.db(), inv.arg(2), inv.now())));
                 default:
-                    throw new RedisException("ERR An LFU maxmemory policy is not selected, access frequency not tracked. "
-                            + "Please note that when switching between policies at runtime LRU and LFU data will take "
-                            + "some time to adjust.");
+                    if (!inv.server().accessClock().countsFrequency()) {
+                        throw new RedisException("ERR An LFU maxmemory policy is not selected, access frequency not tracked. "
+                                + "Please note that when switching between policies at runtime LRU and LFU data will take "
+                                + "some time to adjust.");
+                    }
+                    return Invocation.done(Reply.integer(
+                            inv.server().accessClock().frequency(inv.server().keys(), inv.db(), inv.arg(2), inv.now())));
             }
         });
     }

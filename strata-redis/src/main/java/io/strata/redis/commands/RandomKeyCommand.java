@@ -11,12 +11,12 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.Keyspace;
+import io.strata.redis.keyspace.RandomProbe;
 import io.strata.redis.protocol.Reply;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * RANDOMKEY without reading the whole database: it reads the database's first and last
@@ -48,7 +48,7 @@ final class RandomKeyCommand {
         ReadTransaction snap = tr.snapshot();
         CompletableFuture<List<KeyValue>> first = snap.getRange(all, 1).asList();
         CompletableFuture<List<KeyValue>> last = snap.getRange(all, 1, true).asList();
-        return first.thenCombine(last, (f, l) -> f.isEmpty() ? null : probeBetween(f.get(0).getKey(), l.get(0).getKey()))
+        return first.thenCombine(last, (f, l) -> f.isEmpty() ? null : RandomProbe.between(f.get(0).getKey(), l.get(0).getKey()))
                 .thenCompose(probe -> {
                     if (probe == null) {
                         return CompletableFuture.completedFuture(null);
@@ -87,30 +87,5 @@ final class RandomKeyCommand {
                     byte[] after = Arrays.copyOf(last, last.length + 1);
                     return liveFrom(snap, after, to, now, Math.min(batch * 2, MAX_BATCH));
                 });
-    }
-
-    /**
-     * A random key in {@code [low, high]}: their common prefix, then at the first byte where
-     * they differ a byte drawn between theirs, then random bytes.
-     */
-    static byte[] probeBetween(byte[] low, byte[] high) {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        int common = 0;
-        while (common < low.length && common < high.length && low[common] == high[common]) {
-            common++;
-        }
-        if (common == high.length) {
-            // One key only (low == high).
-            return low;
-        }
-        int lowByte = common < low.length ? low[common] & 0xff : 0;
-        int highByte = high[common] & 0xff;
-        byte[] probe = new byte[common + 1 + 8];
-        System.arraycopy(high, 0, probe, 0, common);
-        probe[common] = (byte) (lowByte + random.nextInt(highByte - lowByte + 1));
-        for (int i = common + 1; i < probe.length; i++) {
-            probe[i] = (byte) random.nextInt(256);
-        }
-        return probe;
     }
 }

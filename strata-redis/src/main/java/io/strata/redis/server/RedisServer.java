@@ -20,6 +20,9 @@ import io.strata.redis.blocking.BlockedClients;
 import io.strata.redis.acl.AccessControl;
 import io.strata.redis.command.AccessClock;
 import io.strata.redis.command.ClientPause;
+import io.strata.redis.eviction.DatabaseMemory;
+import io.strata.redis.eviction.EvictionPolicy;
+import io.strata.redis.eviction.Evictor;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandLanes;
@@ -118,8 +121,8 @@ public final class RedisServer implements AutoCloseable {
     private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    /** Whether the database is full ({@link #applyMaxmemoryTo}); never, until told how to know. */
-    private volatile java.util.function.BooleanSupplier databaseFull = () -> false;
+    /** maxmemory's evictions; the database's gauge comes with {@link #applyMaxmemoryTo}. */
+    private final Evictor evictor;
     /** How often abandoned staged values are looked for; their lease is 60 s. */
     private static final long LARGE_VALUE_CLEANUP_SECONDS = 30;
     private Namespaces namespaces;
@@ -140,6 +143,8 @@ public final class RedisServer implements AutoCloseable {
         this.laneStarts = new IterationHandOff(laneThreads);
         this.clock = clock;
         this.accessClock = new AccessClock(clock.getAsLong());
+        this.evictor = new Evictor(database, () -> namespaces.all().stream().map(n -> n.keys).toList(), accessClock,
+                clock, stats, tracking::committed);
         this.pause = new ClientPause(clock);
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
@@ -169,6 +174,11 @@ public final class RedisServer implements AutoCloseable {
             return openNamespace(full);
         });
         settings.onChange(s -> enableEvents(), "notify-keyspace-events");
+        settings.onChange(s -> {
+            applyEvictionSettings();
+            return null;
+        }, "maxmemory", "maxmemory-policy", "maxmemory-samples", "lfu-log-factor", "lfu-decay-time");
+        applyEvictionSettings();
         pause.onResume(() -> CompletableFuture.allOf(namespaces.all().stream().map(n -> n.expiry.runNow())
                 .toArray(CompletableFuture[]::new)));
         settings.onChange(s -> {
@@ -315,24 +325,34 @@ public final class RedisServer implements AutoCloseable {
     }
 
     /**
-     * Lets {@code maxmemory} govern the database's own storage limit: {@code limit} gets the
-     * parameter's value now (if set) and on every CONFIG SET of it, 0 meaning "no maxmemory"
-     * (the database then keeps its own default), and {@code full} tells whether the database
-     * is past its limit, so that {@code denyoom} commands are rejected before they run, as
-     * Redis rejects them past {@code maxmemory}. For whoever opened the database and can set
-     * its limit (on Strata's engine: {@code memoryLimit}); a database that is full refuses
-     * writes and the server answers them with Redis's OOM error. Without this, maxmemory is
-     * only recorded, as for a FoundationDB cluster, whose fullness the cluster manages.
+     * Lets {@code maxmemory} govern the database, which {@code memory} measures and limits
+     * (for whoever opened the database and can: on Strata's engine, its store's estimate and
+     * {@code memoryLimit}). Under {@code noeviction} the database's own limit becomes
+     * {@code maxmemory} (0 restores its default): past it the database refuses writes, and
+     * commands flagged {@code denyoom} get Redis's OOM error before they run. Under a policy
+     * that evicts, the database keeps its default limit and the server deletes keys to stay
+     * under {@code maxmemory} ({@link Evictor}). Without this, {@code maxmemory} is only
+     * recorded, as for a FoundationDB cluster, whose space the cluster manages.
      */
-    public void applyMaxmemoryTo(java.util.function.LongConsumer limit, java.util.function.BooleanSupplier full) {
-        databaseFull = full;
-        settings.onChange(s -> {
-            limit.accept(s.getLong("maxmemory"));
-            return null;
-        }, "maxmemory");
-        long now = settings.getLong("maxmemory");
-        if (now > 0) {
-            limit.accept(now);
+    public void applyMaxmemoryTo(DatabaseMemory memory) {
+        this.memory = memory;
+        evictor.measureWith(memory);
+        applyEvictionSettings();
+    }
+
+    /** The database's gauge and limit ({@link #applyMaxmemoryTo}); null until given. */
+    private volatile DatabaseMemory memory;
+
+    /** maxmemory and its policy, applied to the evictor, the access counters and the database's own limit. */
+    private synchronized void applyEvictionSettings() {
+        long maxmemory = settings.getLong("maxmemory");
+        EvictionPolicy policy = EvictionPolicy.of(settings.get("maxmemory-policy"));
+        evictor.configure(maxmemory, policy, (int) settings.getLong("maxmemory-samples"));
+        accessClock.countFrequency(policy.countsFrequency(), (int) settings.getLong("lfu-log-factor"),
+                (int) settings.getLong("lfu-decay-time"));
+        DatabaseMemory m = memory;
+        if (m != null) {
+            m.limit(policy.evicts() ? 0 : maxmemory);
         }
     }
 
@@ -373,6 +393,7 @@ public final class RedisServer implements AutoCloseable {
             namespaces.closeBlockedClients();
         }
         scripts.close();
+        evictor.close();
         laneThreads.shutdown();
         stopped.complete(null);
     }
@@ -420,7 +441,17 @@ public final class RedisServer implements AutoCloseable {
 
         @Override
         public boolean databaseFull() {
-            return databaseFull.getAsBoolean();
+            return evictor.full();
+        }
+
+        @Override
+        public CompletableFuture<Boolean> makeRoom() {
+            return evictor.makeRoom();
+        }
+
+        @Override
+        public long datasetBytes() {
+            return evictor.usedBytes();
         }
 
         @Override
