@@ -102,16 +102,16 @@ class EvictionTest {
     void allkeysRandomKeepsTheDataUnderMaxmemoryAndWritesGoOn() throws Exception {
         try (Jedis jedis = jedis()) {
             jedis.configSet("maxmemory-policy", "allkeys-random");
-            long limit = limitAtDatasetPlus(jedis, 1 << 20);
-            for (int i = 0; i < 2_000; i++) {
+            long limit = limitAtDatasetPlus(jedis, 2 << 20);
+            for (int i = 0; i < 3_000; i++) {
                 assertThat(jedis.set("key:" + i, VALUE)).isEqualTo("OK");
             }
             long evicted = infoField(jedis, "stats", "evicted_keys");
-            assertThat(evicted).isGreaterThan(500);
-            assertThat(jedis.dbSize()).isEqualTo(2_000 + 1 /* tick */ - evicted);
-            // 4 MB written into 1 MB of room: once the window has passed, the data is back under the limit.
+            assertThat(evicted).isGreaterThan(1_000);
+            assertThat(jedis.dbSize()).isEqualTo(3_000 + 1 /* tick */ - evicted);
+            // 6 MB written into 2 MB of room: once the window has passed, the data is back under the limit.
             assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
-            assertThat(jedis.get("key:1999")).isEqualTo(VALUE);
+            assertThat(jedis.get("key:2999")).isEqualTo(VALUE);
             jedis.configResetStat();
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
         }

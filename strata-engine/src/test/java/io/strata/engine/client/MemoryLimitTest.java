@@ -99,6 +99,39 @@ class MemoryLimitTest {
     }
 
     @Test
+    void aClearCountsUntilTheSettledVersionPassesIt() throws Exception {
+        Fdb.FakeClock clock = new Fdb.FakeClock();
+        try (Database db = Strata.builder().nanoTime(clock).inMemory()) {
+            CommitPipeline pipeline = ((EngineDatabase) db).engine().pipeline();
+            db.run(tr -> {
+                tr.set(b("big"), new byte[VALUE]);
+                return null;
+            });
+            Transaction clear = db.createTransaction();
+            clear.clear(b("big"));
+            clear.commit().join();
+            long cleared = clear.getCommittedVersion();
+            clear.close();
+            long holding = pipeline.storeBytes();
+            assertThat(holding).isGreaterThan(VALUE);
+            assertThat(pipeline.settledVersion()).isLessThan(cleared);
+            // Once the window has passed the clear (and the catch-up has packed what left it), the bytes are gone.
+            clock.advance(Duration.ofSeconds(6));
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (pipeline.settledVersion() < cleared && System.nanoTime() < deadline) {
+                db.run(tr -> {
+                    tr.set(b("tick"), b("t"));
+                    return null;
+                });
+                Thread.sleep(5);
+            }
+            assertThat(pipeline.settledVersion()).isGreaterThanOrEqualTo(cleared);
+            // The value is gone; what is left is the tick key and the packed store's own leaf.
+            assertThat(pipeline.storeBytes()).isLessThan(holding - VALUE + 1024);
+        }
+    }
+
+    @Test
     void theRefusalIsNotRetried() {
         try (Database db = Strata.builder().memoryLimit(LIMIT).inMemory()) {
             fillUntilRefused(db);

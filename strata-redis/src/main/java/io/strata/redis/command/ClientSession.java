@@ -70,6 +70,8 @@ public final class ClientSession {
     private volatile String trackingFlags = "";
     private volatile long trackingRedirect = -1;
 
+    /** See {@link #watchVersion}. */
+    private volatile long watchVersion = Long.MAX_VALUE;
     /** See {@link #evictionFailed}: set on the evictor's thread, read on the connection's. */
     private volatile boolean evictionFailed;
 
@@ -259,6 +261,36 @@ public final class ClientSession {
 
     public Map<WatchedKey, WatchState> watched() {
         return watched;
+    }
+
+    /**
+     * The read version of this connection's oldest WATCH in force ({@code WatchRegistry}),
+     * {@code Long.MAX_VALUE} when none: read by the server's thread that publishes the
+     * process's oldest, written by the connection's commands before their transaction commits.
+     */
+    public long watchVersion() {
+        return watchVersion;
+    }
+
+    /** A WATCH whose transaction reads at {@code readVersion}. */
+    public void watchingSince(long readVersion) {
+        watchVersion = Math.min(watchVersion, readVersion);
+    }
+
+    /** Forgets every watched key (UNWATCH, DISCARD, RESET, an aborted EXEC). */
+    public void unwatchAll() {
+        watched.clear();
+        watchVersion = Long.MAX_VALUE;
+    }
+
+    /**
+     * After an EXEC's transaction: the WATCH it checked no longer holds the floor, unless
+     * another WATCH came since ({@code since} is what {@link #watchVersion} was at EXEC).
+     */
+    public void execDone(long since) {
+        if (watched.isEmpty() && watchVersion == since) {
+            watchVersion = Long.MAX_VALUE;
+        }
     }
 
     // ---------------------------------------------------------------- blocked commands

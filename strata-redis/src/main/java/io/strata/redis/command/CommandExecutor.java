@@ -557,7 +557,7 @@ public final class CommandExecutor {
     private Reply busy(ClientSession session, CommandSpec spec, String message) {
         if (spec.name().equals("exec") && session.inMulti()) {
             session.endMulti();
-            session.watched().clear();
+            session.unwatchAll();
             message = "EXECABORT Transaction discarded because of: " + message;
         }
         return rejected(session, spec, message);

@@ -68,6 +68,9 @@ public interface ServerContext {
 
     KeyStore keys();
 
+    /** Where this process holds the floor of its WATCHes, under which deleted keys' stamps are swept. */
+    io.strata.redis.keyspace.WatchRegistry watchRegistry();
+
     /** String values too large for one transaction, staged before their command runs. */
     LargeValues largeValues();
 

@@ -148,7 +148,7 @@ final class ConnectionCommands {
         if (s.inMulti()) {
             s.endMulti();
         }
-        s.watched().clear();
+        s.unwatchAll();
         s.db(0);
         s.protocol(2);
         s.name("");

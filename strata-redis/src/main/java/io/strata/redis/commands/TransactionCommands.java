@@ -45,7 +45,7 @@ final class TransactionCommands {
         t.add("discard", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> discard(inv));
         t.add("watch", -2, "noscript loading stale fast allow_busy", 1, -1, 1, "transaction", DATA, TransactionCommands::watch);
         t.add("unwatch", 1, "noscript loading stale fast allow_busy", 0, 0, 0, "transaction", LOCAL, (inv, tr) -> {
-            inv.session().watched().clear();
+            inv.session().unwatchAll();
             return done(Reply.OK);
         });
     }
@@ -63,7 +63,7 @@ final class TransactionCommands {
             throw new RedisException("ERR DISCARD without MULTI");
         }
         inv.session().endMulti();
-        inv.session().watched().clear();
+        inv.session().unwatchAll();
         return done(Reply.OK);
     }
 
@@ -77,6 +77,15 @@ final class TransactionCommands {
         int db = s.db();
         Map<WatchedKey, WatchState> seen = new HashMap<>();
         List<CompletableFuture<Void>> reads = new ArrayList<>();
+        // Holds the floor under which deleted keys' stamps are swept (WatchRegistry), before this commits.
+        // A connection already watching holds the floor at its first WATCH's version, lower still.
+        boolean first = s.watchVersion() == Long.MAX_VALUE;
+        reads.add(tr.getReadVersion().thenAccept(readVersion -> {
+            s.watchingSince(readVersion);
+            if (first) {
+                inv.server().watchRegistry().watching(tr, readVersion, now);
+            }
+        }));
         for (int i = 1; i < inv.argc(); i++) {
             byte[] key = inv.arg(i);
             reads.add(state(tr, keys, db, key, now).thenAccept(st -> {
@@ -106,10 +115,13 @@ final class TransactionCommands {
         boolean dirty = s.multiDirty();
         List<byte[][]> queued = s.endMulti();
         Map<WatchedKey, WatchState> watched = new HashMap<>(s.watched());
-        s.watched().clear();
         if (dirty) {
+            s.unwatchAll();
             throw new RedisException("EXECABORT Transaction discarded because of previous errors.");
         }
+        // The watched keys' floor holds until the check below has committed or failed.
+        long since = s.watchVersion();
+        s.watched().clear();
         List<Reply> denials = inv.server().executor().recheckQueued(s, queued);
         int startDb = s.db();
         KeyStore keys = inv.server().keys();
@@ -126,7 +138,7 @@ final class TransactionCommands {
             if (r != null) {
                 inv.server().executor().accountTransaction(s, queued, r);
             }
-        }).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
+        }).whenComplete((r, e) -> s.execDone(since)).thenApply(r -> r == null ? Reply.NULL_ARRAY : r);
     }
 
     private static CompletableFuture<Boolean> unchanged(Transaction tr, KeyStore keys, Map<WatchedKey, WatchState> watched, long now) {
@@ -135,8 +147,11 @@ final class TransactionCommands {
             byte[] key = new byte[e.getKey().key().remaining()];
             e.getKey().key().duplicate().get(key);
             WatchState before = e.getValue();
+            // A stamp gone from a key absent at WATCH is one the sweep cleared: older than
+            // this WATCH (WatchRegistry), so no change since.
             checks.add(state(tr, keys, e.getKey().db(), key, now).thenApply(after ->
-                    Arrays.equals(before.stamp(), after.stamp()) && !(before.live() && !after.live())));
+                    (Arrays.equals(before.stamp(), after.stamp()) || (after.stamp() == null && !before.live()))
+                            && !(before.live() && !after.live())));
         }
         return CompletableFuture.allOf(checks.toArray(new CompletableFuture[0]))
                 .thenApply(ignored -> checks.stream().allMatch(CompletableFuture::join));

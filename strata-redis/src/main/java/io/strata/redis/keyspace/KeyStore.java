@@ -36,6 +36,7 @@ public final class KeyStore {
     private static final byte[] STAMP_PARAM = new byte[14];
     private static final byte[] PLUS_ONE = {1, 0, 0, 0, 0, 0, 0, 0};
     private static final byte[] MINUS_ONE = {-1, -1, -1, -1, -1, -1, -1, -1};
+    private static final byte[] EMPTY = new byte[0];
 
     /**
      * Sequence bits of the member interner's ids: 2^8 sequences of 2^56 ids each. See
@@ -188,6 +189,15 @@ public final class KeyStore {
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
         touch(tr, db, key);
+        buryStamp(tr, db, key);
+    }
+
+    /**
+     * Records the stamp a deletion leaves in the dead-stamp index, so that the sweep
+     * ({@link WatchRegistry}) clears it once no WATCH can need it.
+     */
+    private void buryStamp(Transaction tr, int db, byte[] key) {
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keyspace.deadStampParam(db, key), EMPTY);
     }
 
     /** Deletes a key whose expiry has passed (a write found it, or active expiry) and publishes {@code expired}. */
@@ -207,6 +217,7 @@ public final class KeyStore {
      */
     public void expiredAtOnce(Transaction tr, int db, byte[] key) {
         touch(tr, db, key);
+        buryStamp(tr, db, key);
         ChangeListener l = changeListener;
         if (l != null) {
             l.expired(tr, db, key);
@@ -225,6 +236,7 @@ public final class KeyStore {
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
         touch(tr, db, key);
+        buryStamp(tr, db, key);
     }
 
     /** The number of keys in database {@code db}, expired ones not yet removed included (as Redis's DBSIZE). */

@@ -14,8 +14,11 @@ import java.util.Arrays;
  * <pre>
  * P 'k' db[2] key                 -&gt; the key's metadata ({@link KeyMeta}): type, expiry, payload
  * P 'v' db[2] key                 -&gt; the key's change stamp: the versionstamp of the last
- *                                    transaction that changed it (kept after a delete, so that
- *                                    WATCH sees a key that came and went)
+ *                                    transaction that changed it (kept after a delete while a
+ *                                    WATCH may need it to see that the key came and went)
+ * P 'g' vs[10] db[2] key          -&gt; empty: the stamps of deleted keys, by the versionstamp of
+ *                                    the deletion, for the sweep that clears them
+ *                                    ({@link WatchRegistry})
  * P 'x' at[8] db[2] key           -&gt; empty: the expiry index, ordered by time, then database
  * P 'n' db[2]                    -&gt; the number of keys of the database: 8 bytes little-endian,
  *                                    changed by atomic ADD only (DBSIZE without a scan)
@@ -48,6 +51,7 @@ public final class Keyspace {
     static final byte COUNT = 'n';
     static final byte ALLOCATOR = 'a';
     static final byte INTERNER = 'i';
+    static final byte DEAD_STAMPS = 'g';
 
     private final byte[] prefix;
 
@@ -152,6 +156,36 @@ public final class Keyspace {
         return k;
     }
 
+    /**
+     * The parameter of a {@code SET_VERSIONSTAMPED_KEY} that records the deleted key's stamp
+     * in the dead-stamp index: the entry's key with ten placeholder bytes where the
+     * versionstamp goes, and their offset, four bytes little-endian.
+     */
+    public byte[] deadStampParam(int db, byte[] key) {
+        return ByteBuffer.allocate(prefix.length + 13 + key.length + 4).order(java.nio.ByteOrder.BIG_ENDIAN)
+                .put(prefix).put(DEAD_STAMPS).put(new byte[10]).putShort((short) db).put(key)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
+    }
+
+    /** The dead-stamp index entries of deletions committed before version {@code version}. */
+    public Range deadStampsBefore(long version) {
+        byte[] begin = concat(prefix, DEAD_STAMPS);
+        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(DEAD_STAMPS).putLong(version).array();
+        return new Range(begin, end);
+    }
+
+    /** Decodes a dead-stamp index key. */
+    public DeadStamp deadStamp(byte[] indexKey) {
+        int at = prefix.length + 1;
+        byte[] stamp = Arrays.copyOfRange(indexKey, at, at + 10);
+        int db = ((indexKey[at + 10] & 0xff) << 8) | (indexKey[at + 11] & 0xff);
+        return new DeadStamp(stamp, db, Arrays.copyOfRange(indexKey, at + 12, indexKey.length));
+    }
+
+    /** One entry of the dead-stamp index: the stamp the deletion wrote, and the key. */
+    public record DeadStamp(byte[] stamp, int db, byte[] key) {
+    }
+
     /** The key counter of database {@code db}. */
     public byte[] countKey(int db) {
         return withKey(COUNT, db, new byte[0]);
@@ -188,7 +222,7 @@ public final class Keyspace {
 
     /** A subspace for a server-wide concern ({@code tag} not one of the above), e.g. ACL users or pub/sub. */
     public Subspace area(char tag) {
-        if ("kvxoain".indexOf(tag) >= 0) {
+        if ("kvxoaing".indexOf(tag) >= 0) {
             throw new IllegalArgumentException("tag in use: " + tag);
         }
         return new Subspace(concat(prefix, (byte) tag));

@@ -7,6 +7,7 @@ import io.strata.redis.command.ServerStats;
 import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.Keyspace;
 import io.strata.redis.keyspace.ScanCursors;
+import io.strata.redis.keyspace.WatchRegistry;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +22,8 @@ import java.util.logging.Logger;
  * Active expiry: removes keys whose time has come without waiting for a client to touch them,
  * as Redis's {@code activeExpireCycle} does (there: random sampling ten times a second; here:
  * the expiry index {@code P 'x' at db key}, read in time order, so due keys go first and
- * nothing is sampled). Also sweeps SCAN cursor records past their retention.
+ * nothing is sampled). Also sweeps SCAN cursor records past their retention, and the change
+ * stamps of deleted keys once no WATCH can need them ({@link WatchRegistry}).
  *
  * <p>Each tick ({@link #TICK_MILLIS}, Redis's {@code hz 10}) runs transactions of at most
  * {@link #BATCH} index entries until the due entries are done or the tick's time budget
@@ -57,6 +59,7 @@ public final class ExpiryCycle implements AutoCloseable {
     private volatile boolean active = true;
     private volatile java.util.function.Consumer<Transaction> onCommit = tr -> { };
     private volatile java.util.function.BooleanSupplier paused = () -> false;
+    private volatile java.util.function.Supplier<WatchRegistry> watchRegistry = () -> null;
     private long ticks;
     private byte[] cursorSweepPosition;
 
@@ -81,6 +84,11 @@ public final class ExpiryCycle implements AutoCloseable {
     /** Sets when active expiry stops for a while (CLIENT PAUSE: no key may change meanwhile). */
     void pausedWhile(java.util.function.BooleanSupplier paused) {
         this.paused = paused;
+    }
+
+    /** Sets where the floor of the WATCHes in force is read, under which deleted keys' stamps are swept. */
+    void sweepStampsBelow(java.util.function.Supplier<WatchRegistry> registry) {
+        this.watchRegistry = registry;
     }
 
     /** Runs a tick now, on the expiry thread; completes when it has run. */
@@ -110,6 +118,9 @@ public final class ExpiryCycle implements AutoCloseable {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS);
             while (active && expireBatch() == BATCH && System.nanoTime() < deadline) {
                 // A full batch: more may be due.
+            }
+            while (sweepStamps() == BATCH && System.nanoTime() < deadline) {
+                // A full batch: more stamps may be below the floor.
             }
             if (++ticks % CURSOR_SWEEP_EVERY == 0) {
                 sweepCursors();
@@ -160,6 +171,41 @@ public final class ExpiryCycle implements AutoCloseable {
             });
         }
         return CompletableFuture.allOf(each).thenApply(ignored -> expired[0]);
+    }
+
+    /**
+     * Clears one batch of deleted keys' change stamps older than every WATCH in force
+     * ({@link WatchRegistry}); returns how many dead-stamp index entries it looked at. An entry
+     * whose key exists again, or whose stamp has moved on, is only dropped: the stamp is the
+     * key's now.
+     */
+    int sweepStamps() {
+        WatchRegistry registry = watchRegistry.get();
+        if (registry == null) {
+            return 0;
+        }
+        long now = clock.getAsLong();
+        return database.run(tr -> {
+            Keyspace keyspace = keys.keyspace();
+            // A WATCH reading at version w saw every stamp committed at or before w: those may go.
+            long upTo = Math.min(registry.floor(tr, now).join(), tr.getReadVersion().join());
+            List<KeyValue> entries = tr.snapshot().getRange(keyspace.deadStampsBefore(upTo + 1), BATCH).asList().join();
+            CompletableFuture<?>[] each = new CompletableFuture<?>[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                byte[] indexKey = entries.get(i).getKey();
+                Keyspace.DeadStamp dead = keyspace.deadStamp(indexKey);
+                byte[] stampKey = keyspace.stampKey(dead.db(), dead.key());
+                each[i] = keys.getRaw(tr, dead.db(), dead.key()).thenCombine(tr.get(stampKey), (meta, stamp) -> {
+                    if (meta == null && java.util.Arrays.equals(stamp, dead.stamp())) {
+                        tr.clear(stampKey);
+                    }
+                    tr.clear(indexKey);
+                    return null;
+                });
+            }
+            CompletableFuture.allOf(each).join();
+            return entries.size();
+        });
     }
 
     private void sweepCursors() {

@@ -23,6 +23,7 @@ import io.strata.redis.command.ClientPause;
 import io.strata.redis.eviction.DatabaseMemory;
 import io.strata.redis.eviction.EvictionPolicy;
 import io.strata.redis.eviction.Evictor;
+import io.strata.redis.keyspace.WatchRegistry;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.CommandLanes;
@@ -58,6 +59,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +124,19 @@ public final class RedisServer implements AutoCloseable {
     private final Scripts scripts = new Scripts(context);
     private final String runId = newRunId();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    /** Where this process holds the floor of its WATCHes (set once the main namespace is open). */
+    private volatile WatchRegistry watchRegistry;
+    /** Publishes the floor; a thread of its own, since publishing commits. */
+    private final ScheduledExecutorService watchFloorThread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "strata-redis-watch-floor");
+        t.setDaemon(true);
+        return t;
+    });
+    /** How often the floor is checked: a WATCH that ends lets the stamps below its successor go within this. */
+    private static final long WATCH_FLOOR_MILLIS = 200;
+    /** The floor last published, and when. Watch-floor thread only. */
+    private long publishedFloor = Long.MIN_VALUE;
+    private long publishedAtMillis;
     /** maxmemory's evictions; the database's gauge comes with {@link #applyMaxmemoryTo}. */
     private final Evictor evictor;
     /** How often abandoned staged values are looked for; their lease is 60 s. */
@@ -168,6 +184,10 @@ public final class RedisServer implements AutoCloseable {
 
     private void open() throws InterruptedException {
         Namespace main = openNamespace(DIRECTORY);
+        watchRegistry = new WatchRegistry(main.keyspace.area('w'), runId);
+        publishWatchFloor();
+        watchFloorThread.scheduleWithFixedDelay(this::publishWatchFloorQuietly, WATCH_FLOOR_MILLIS, WATCH_FLOOR_MILLIS,
+                TimeUnit.MILLISECONDS);
         namespaces = new Namespaces(main, settings.redisConfig().userNamespaces(), path -> {
             List<String> full = new ArrayList<>(DIRECTORY);
             full.addAll(path);
@@ -251,6 +271,7 @@ public final class RedisServer implements AutoCloseable {
         n.blocked.onCommit(tracking::committed);
         n.expiry.onCommit(tracking::committed);
         n.expiry.pausedWhile(pause::paused);
+        n.expiry.sweepStampsBelow(() -> watchRegistry);
         return n;
     }
 
@@ -356,6 +377,45 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** The oldest WATCH in force among this process's connections ({@link WatchRegistry#NONE}: none). */
+    private long oldestWatch() {
+        long oldest = WatchRegistry.NONE;
+        for (ClientConnection c : connections.values()) {
+            oldest = Math.min(oldest, c.session().watchVersion());
+        }
+        return oldest;
+    }
+
+    /**
+     * Publishes this process's floor when it changed or its lease is due. The floor is
+     * computed after the transaction's read version is taken, and the entry read, so that a
+     * WATCH registering meanwhile either is counted or conflicts (see {@link WatchRegistry}).
+     */
+    private void publishWatchFloor() {
+        long now = clock.getAsLong();
+        if (oldestWatch() == publishedFloor && now - publishedAtMillis < WatchRegistry.RENEW_MILLIS) {
+            return;
+        }
+        long floor = database.run(tr -> {
+            tr.getReadVersion().join();
+            long oldest = oldestWatch();
+            watchRegistry.published(tr).join();
+            watchRegistry.publish(tr, oldest, now);
+            return oldest;
+        });
+        publishedFloor = floor;
+        publishedAtMillis = now;
+    }
+
+    private void publishWatchFloorQuietly() {
+        try {
+            publishWatchFloor();
+        } catch (RuntimeException e) {
+            // The next round tries again; a database that is closing ends up here too.
+            java.util.logging.Logger.getLogger(RedisServer.class.getName()).log(java.util.logging.Level.FINE, "watch floor", e);
+        }
+    }
+
     /** The port the server listens on (the one chosen when the configuration said 0). */
     public int port() {
         return listeners.port();
@@ -394,6 +454,17 @@ public final class RedisServer implements AutoCloseable {
         }
         scripts.close();
         evictor.close();
+        watchFloorThread.shutdownNow();
+        if (watchRegistry != null) {
+            try {
+                database.run(tr -> {
+                    watchRegistry.withdraw(tr);
+                    return null;
+                });
+            } catch (RuntimeException closing) {
+                // Its lease runs out instead.
+            }
+        }
         laneThreads.shutdown();
         stopped.complete(null);
     }
@@ -442,6 +513,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public boolean databaseFull() {
             return evictor.full();
+        }
+
+        @Override
+        public WatchRegistry watchRegistry() {
+            return watchRegistry;
         }
 
         @Override
