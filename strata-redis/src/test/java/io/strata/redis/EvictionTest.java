@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 
@@ -114,6 +116,22 @@ class EvictionTest {
             assertThat(jedis.get("key:2999")).isEqualTo(VALUE);
             jedis.configResetStat();
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
+        }
+    }
+
+    /** As Redis's own "is the memory limit honoured?" test (unit/maxmemory), policy by policy. */
+    @ParameterizedTest
+    @ValueSource(strings = {"allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu",
+            "volatile-random", "volatile-ttl"})
+    void everyPolicyHonoursTheLimit(String policy) throws Exception {
+        try (Jedis jedis = jedis()) {
+            jedis.configSet("maxmemory-policy", policy);
+            long limit = limitAtDatasetPlus(jedis, 1 << 20);
+            for (int i = 0; i < 1_500; i++) {
+                assertThat(jedis.setex("key:" + i, 10_000 + i, VALUE)).isEqualTo("OK");
+            }
+            assertThat(infoField(jedis, "stats", "evicted_keys")).isGreaterThan(200);
+            assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
         }
     }
 

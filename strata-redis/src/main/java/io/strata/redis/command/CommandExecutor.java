@@ -153,24 +153,22 @@ public final class CommandExecutor {
             server.acl().record(session, denied, session.inMulti() ? "multi" : "toplevel", args);
             return new Prepared(rejected(session, spec, denied.errorMessage()), null, 0);
         }
-        boolean denyOom = deniesOom(session, spec);
-        boolean mayWrite = mayWrite(session, spec, args);
-        if (denyOom || mayWrite) {
-            // Redis's performEvictions: a request that may add data waits for a round of
-            // evictions when the data is past maxmemory, then is prepared again.
-            CompletableFuture<Boolean> room = session.takeEvictionFailed() ? null : server.makeRoom();
-            if (room != null) {
-                return new Prepared(null, null, 0, args, room.handle((enough, failure) -> {
-                    if (failure != null || !enough) {
-                        session.evictionFailed();
-                    }
-                    return null;
-                }));
-            }
-            if (denyOom && server.databaseFull()) {
-                return new Prepared(busy(session, spec, OOM), null, 0);
-            }
+        // Redis's performEvictions, before any command while the data is past maxmemory: the
+        // request waits for a round of evictions (so that their invalidations and events come
+        // before its reply), then is prepared again.
+        CompletableFuture<Boolean> room = session.takeEvictionFailed() ? null : server.makeRoom();
+        if (room != null) {
+            return new Prepared(null, null, 0, args, room.handle((enough, failure) -> {
+                if (failure != null || !enough) {
+                    session.evictionFailed();
+                }
+                return null;
+            }));
         }
+        if (deniesOom(session, spec) && server.databaseFull()) {
+            return new Prepared(busy(session, spec, OOM), null, 0);
+        }
+        boolean mayWrite = mayWrite(session, spec, args);
         if (Replicas.tooFewForWrites(server.settings()) && writes(session, spec)) {
             return new Prepared(busy(session, spec, Replicas.NOREPLICAS), null, 0);
         }

@@ -128,6 +128,9 @@ final class InfoSections {
     private void memory() {
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
+        // What maxmemory measures, where the database can tell (the engine's store: the data
+        // with its recent versions); else the JVM heap, which holds the data too.
+        long dataset = server.datasetBytes();
         long peak = PEAK_MEMORY.accumulateAndGet(used, Math::max);
         long rss = residentBytes(rt.totalMemory());
         long total = totalSystemMemory();
@@ -142,8 +145,6 @@ final class InfoSections {
         field("used_memory_peak_perc", String.format(Locale.ROOT, "%.2f%%", peak == 0 ? 0 : 100.0 * used / peak));
         field("used_memory_overhead", 0);
         field("used_memory_startup", 0);
-        // The data as maxmemory measures it, where the database can tell; else the heap.
-        long dataset = server.datasetBytes();
         field("used_memory_dataset", dataset >= 0 ? dataset : used);
         field("used_memory_dataset_perc", dataset >= 0 && used > 0
                 ? String.format(Locale.ROOT, "%.2f%%", 100.0 * dataset / used) : "100.00%");
