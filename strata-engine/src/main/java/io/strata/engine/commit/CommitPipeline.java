@@ -209,6 +209,11 @@ public final class CommitPipeline implements AutoCloseable {
         return store.bytes();
     }
 
+    /** What the store takes below the MVCC window ({@link VersionedStore#settledBytes}). Any thread. */
+    public long settledBytes() {
+        return store.settledBytes();
+    }
+
     /** The newest version whose clears {@link #storeBytes()} has counted out ({@link VersionedStore#settledVersion}). Any thread. */
     public long settledVersion() {
         return store.settledVersion();

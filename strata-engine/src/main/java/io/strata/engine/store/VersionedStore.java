@@ -412,6 +412,16 @@ public final class VersionedStore implements AutoCloseable {
     /** Writer-owned: {@link #droppedVersion} before {@link #publishBytes} makes the bytes it counts visible with it. */
     private long droppedUnpublished = Long.MIN_VALUE;
 
+    /**
+     * What the versions below the window take: over the packed store, its size; otherwise
+     * {@link #bytes()}. What stays once the window has passed every write so far — the
+     * figure to hold data to, since the window's share comes and goes with the write rate.
+     * Any thread.
+     */
+    public long settledBytes() {
+        return disk == null || disk.durable() ? bytes() : disk.heapBytes();
+    }
+
     /** The current {@link #bytes()}, for the writer. */
     public long bytesNow() {
         return bytes + (disk == null ? 0 : disk.heapBytes());

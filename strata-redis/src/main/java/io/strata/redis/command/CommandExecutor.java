@@ -156,7 +156,8 @@ public final class CommandExecutor {
         // Redis's performEvictions, before any command while the data is past maxmemory: the
         // request waits for a round of evictions (so that their invalidations and events come
         // before its reply), then is prepared again.
-        CompletableFuture<Boolean> room = session.takeEvictionFailed() ? null : server.makeRoom();
+        boolean evictionFailed = session.takeEvictionFailed();
+        CompletableFuture<Boolean> room = evictionFailed ? null : server.makeRoom();
         if (room != null) {
             return new Prepared(null, null, 0, args, room.handle((enough, failure) -> {
                 if (failure != null || !enough) {
@@ -165,7 +166,7 @@ public final class CommandExecutor {
                 return null;
             }));
         }
-        if (deniesOom(session, spec) && server.databaseFull()) {
+        if (deniesOom(session, spec) && (evictionFailed || server.databaseFull())) {
             return new Prepared(busy(session, spec, OOM), null, 0);
         }
         boolean mayWrite = mayWrite(session, spec, args);

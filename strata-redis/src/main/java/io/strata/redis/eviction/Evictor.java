@@ -146,12 +146,14 @@ public final class Evictor implements AutoCloseable {
     }
 
     /**
-     * Whether a command that may add data must be refused now (Redis's OOM error): past
-     * {@code maxmemory} (after evicting what could be), or the database past its own limit.
+     * Whether the database refuses writes now, past its own limit (under {@code noeviction},
+     * {@code maxmemory}). Past {@code maxmemory} under a policy that evicts, commands wait for
+     * evictions instead ({@link #makeRoom}), and get the OOM error only when a round could
+     * evict nothing.
      */
     public boolean full() {
         DatabaseMemory m = memory;
-        return m != null && (m.full() || overLimit());
+        return m != null && m.full();
     }
 
     /**

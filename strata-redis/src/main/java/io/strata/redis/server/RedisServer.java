@@ -373,7 +373,8 @@ public final class RedisServer implements AutoCloseable {
                 (int) settings.getLong("lfu-decay-time"));
         DatabaseMemory m = memory;
         if (m != null) {
-            m.limit(policy.evicts() ? 0 : maxmemory);
+            // A database that cannot tell its data's size is not evicted from: maxmemory stays its limit.
+            m.limit(policy.evicts() && m.usedBytes() >= 0 ? 0 : maxmemory);
         }
     }
 
