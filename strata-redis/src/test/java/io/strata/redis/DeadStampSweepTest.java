@@ -96,6 +96,25 @@ class DeadStampSweepTest {
     }
 
     @Test
+    void activeExpiryKeepsTheStampOfAKeyCreatedAfterAWatch() throws Exception {
+        try (RunningServer s = RunningServer.start(); Jedis watcher = s.jedis(); Jedis other = s.jedis()) {
+            other.set("old", "v", redis.clients.jedis.params.SetParams.setParams().px(1));
+            s.advanceMillis(10);
+            // Expired with no WATCH in force: its stamp is cleared with it, nothing left to sweep.
+            eventually(() -> stamp(s, "old") == null && deadStampIndex(s).isEmpty());
+            watcher.watch("k");
+            other.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(1));
+            s.advanceMillis(10);
+            eventually(() -> !other.exists("k"));
+            Thread.sleep(300);
+            assertThat(stamp(s, "k")).isNotNull();
+            Transaction multi = watcher.multi();
+            multi.set("k", "mine");
+            assertThat(multi.exec()).isNull();
+        }
+    }
+
+    @Test
     void aStampSweptAfterWatchIsNoChange() throws Exception {
         try (RunningServer s = RunningServer.start(); Jedis watcher = s.jedis(); Jedis other = s.jedis()) {
             other.set("k", "v");

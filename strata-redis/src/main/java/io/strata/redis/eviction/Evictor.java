@@ -9,6 +9,7 @@ import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeySizes;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.keyspace.WatchRegistry;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -28,9 +29,13 @@ import java.util.logging.Logger;
 
 /**
  * Keeps the data under {@code maxmemory} by deleting keys as {@code maxmemory-policy} says,
- * as Redis's {@code performEvictions} does before a command that may add data: a write that
- * finds the data past the limit waits for a round of evictions ({@link #makeRoom}), then runs
- * (or, when nothing could be evicted, gets the OOM error).
+ * as Redis's {@code performEvictions} does before a command: a command that finds the data
+ * past the limit waits for a round of evictions ({@link #makeRoom}), which goes on until the
+ * data is a hundredth below the limit (so that the next commands do not each start a round of
+ * their own: an eviction here is a durable transaction, not a free), then runs (or, when
+ * nothing could be evicted, a command that may add data gets the OOM error). A round starts
+ * in the background, no command waiting, once the data is within half that hundredth of the
+ * limit.
  *
  * <p><b>What counts.</b> The database's own estimate ({@link DatabaseMemory#usedBytes}), less
  * what keys evicted since its last settled version took ({@link KeySizes}): a database that
@@ -40,7 +45,8 @@ import java.util.logging.Logger;
  * versions settle: the gauge then shows what is really left.
  *
  * <p><b>Each eviction</b> deletes the key as DEL does — its metadata, elements and expiry
- * entry, its change stamp moved so that WATCH sees it — publishes the {@code evicted}
+ * entry; its change stamp cleared when no WATCH in force can need it, else moved so that
+ * WATCH sees the change ({@code KeyStore.deleteUnwatched}) — publishes the {@code evicted}
  * keyspace event, invalidates it for client-side caching and counts it in INFO's
  * {@code evicted_keys}. Keys are evicted one transaction at a time, up to
  * {@value #KEYS_PER_TRANSACTION} keys or until enough is freed.
@@ -57,7 +63,9 @@ import java.util.logging.Logger;
  */
 public final class Evictor implements AutoCloseable {
     /** Keys deleted in one transaction at most. */
-    static final int KEYS_PER_TRANSACTION = 64;
+    static final int KEYS_PER_TRANSACTION = 256;
+    /** A round evicts until the data is this fraction ({@code 1/n}) of maxmemory below it. */
+    static final long HEADROOM_DIVISOR = 100;
     /** A round returns after this long if it evicted something, so that waiting writes re-check. */
     private static final long ROUND_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -69,6 +77,8 @@ public final class Evictor implements AutoCloseable {
     private final ServerStats stats;
     private final Consumer<Transaction> committed;
     private final EvictionCandidates candidates;
+    /** Where the floor of the WATCHes in force is read; null until the server has opened it. */
+    private final Supplier<WatchRegistry> watchRegistry;
     private final ExecutorService thread;
 
     private volatile DatabaseMemory memory;
@@ -88,8 +98,10 @@ public final class Evictor implements AutoCloseable {
      * @param committed told of each evicting transaction once it has committed (client-side caching)
      */
     public Evictor(Database database, Supplier<? extends Collection<KeyStore>> keyStores, AccessClock accessClock,
-                   LongSupplier clock, ServerStats stats, Consumer<Transaction> committed) {
+                   LongSupplier clock, ServerStats stats, Consumer<Transaction> committed,
+                   Supplier<WatchRegistry> watchRegistry) {
         this.database = database;
+        this.watchRegistry = watchRegistry;
         this.keyStores = keyStores;
         this.clock = clock;
         this.stats = stats;
@@ -157,24 +169,43 @@ public final class Evictor implements AutoCloseable {
     }
 
     /**
-     * Before a command that may add data: null when there is room (or the policy does not
-     * evict); else a round of evictions, completing with false when nothing was left to evict.
+     * Before a command: null when there is room (or the policy does not evict); else a round
+     * of evictions to wait for, completing with false when nothing was left to evict. Within
+     * half the headroom of the limit, a round starts in the background and the command does
+     * not wait, so that under a steady stream of writes the evictor keeps ahead of them.
      * Any thread; never blocks.
      */
     public CompletableFuture<Boolean> makeRoom() {
-        if (!overLimit()) {
+        long max = maxmemory;
+        if (max <= 0 || !policy.evicts()) {
+            return null;
+        }
+        long used = usedBytes();
+        if (used <= max - max / HEADROOM_DIVISOR / 2) {
             return null;
         }
         synchronized (this) {
+            if (used <= max) {
+                // Close to the limit: a round starts in the background, and the command goes on.
+                if (round == null || round.isDone()) {
+                    round = startRound();
+                }
+                return null;
+            }
             if (round == null || round.isDone()) {
-                round = CompletableFuture.supplyAsync(this::runRound, thread).exceptionally(e -> {
-                    // A database closing ends up here too; the writes waiting get the OOM error.
-                    LOG.log(Level.WARNING, "eviction failed", e);
-                    return false;
-                });
+                round = startRound();
             }
             return round;
         }
+    }
+
+    /** A round on the evictor's thread. Called holding this object's lock. */
+    private CompletableFuture<Boolean> startRound() {
+        return CompletableFuture.supplyAsync(this::runRound, thread).exceptionally(e -> {
+            // A database closing ends up here too; the writes waiting get the OOM error.
+            LOG.log(Level.WARNING, "eviction failed", e);
+            return false;
+        });
     }
 
     /** Evicts until the data is under the limit; false when it is not and nothing could be evicted. */
@@ -182,7 +213,8 @@ public final class Evictor implements AutoCloseable {
         long deadline = System.nanoTime() + ROUND_NANOS;
         boolean evictedAny = false;
         while (true) {
-            long excess = usedBytes() - maxmemory;
+            // Down to a hundredth below the limit: a round then frees a batch, not one key per command.
+            long excess = usedBytes() - (maxmemory - maxmemory / HEADROOM_DIVISOR);
             if (!policy.evicts() || maxmemory <= 0 || excess <= 0) {
                 return true;
             }
@@ -211,18 +243,23 @@ public final class Evictor implements AutoCloseable {
                     freed = 0;
                     evicted = 0;
                     long now = clock.getAsLong();
+                    WatchRegistry registry = watchRegistry.get();
+                    // Under the oldest WATCH in force, a victim's stamp can be cleared, not left to the sweep.
+                    long floor = registry == null ? Long.MIN_VALUE
+                            : Math.min(registry.floor(tr, now).join(), tr.getReadVersion().join());
                     List<EvictionCandidates.Source> sources = sources(tr.snapshot(), p);
                     for (int tried = 0; tried < KEYS_PER_TRANSACTION * 4 && evicted < KEYS_PER_TRANSACTION && freed < excess; tried++) {
                         EvictionCandidates.Candidate c = candidates.next(tr.snapshot(), p, n, sources, now);
                         if (c == null) {
                             break;
                         }
+                        CompletableFuture<byte[]> stamp = tr.get(c.keys().keyspace().stampKey(c.db(), c.key()));
                         KeyMeta meta = c.keys().getRaw(tr, c.db(), c.key()).join();
                         if (meta == null || (p.volatileOnly() && !meta.hasExpiry())) {
                             continue;
                         }
                         freed += KeySizes.of(tr, c.keys(), c.db(), c.key(), meta).join();
-                        c.keys().delete(tr, c.db(), c.key(), meta);
+                        c.keys().deleteUnwatched(tr, c.db(), c.key(), meta, stamp.join(), floor);
                         c.keys().events().publish(tr, NotifyKeyspaceEvents.EVICTED, "evicted", c.db(), c.key());
                         evicted++;
                     }

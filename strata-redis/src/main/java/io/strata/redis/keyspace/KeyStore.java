@@ -179,6 +179,41 @@ public final class KeyStore {
 
     /** Deletes the key: its metadata, its object's elements and its expiry entry; moves its stamp. */
     public void delete(Transaction tr, int db, byte[] key, KeyMeta old) {
+        clearKey(tr, db, key, old);
+        touch(tr, db, key);
+        buryStamp(tr, db, key);
+    }
+
+    /**
+     * Deletes the key as {@link #delete} does, but clears its change stamp instead of moving
+     * it when no WATCH in force can need it: {@code stamp}, the key's stamp as this
+     * transaction read it (serializably), is at or below {@code floor}, the read version of
+     * the oldest WATCH in force ({@link WatchRegistry#floor}). Every such WATCH then read
+     * after the key's last change, saw it exist, and sees at EXEC that it no longer does; so
+     * the deletion needs neither a new stamp nor the sweep. For the batch paths (eviction,
+     * active expiry), which read the floor once for many keys.
+     */
+    public void deleteUnwatched(Transaction tr, int db, byte[] key, KeyMeta old, byte[] stamp, long floor) {
+        clearKey(tr, db, key, old);
+        if (stamp == null || stampVersion(stamp) <= floor) {
+            tr.clear(keyspace.stampKey(db, key));
+            ChangeListener l = changeListener;
+            if (l != null) {
+                l.changed(tr, db, key);
+            }
+        } else {
+            touch(tr, db, key);
+            buryStamp(tr, db, key);
+        }
+    }
+
+    /** The commit version a stamp (a versionstamp: 8 bytes of version, 2 of order) was written at. */
+    private static long stampVersion(byte[] stamp) {
+        return java.nio.ByteBuffer.wrap(stamp, 0, 8).getLong();
+    }
+
+    /** Everything of the key but its stamp: metadata, object, expiry entry, counts. */
+    private void clearKey(Transaction tr, int db, byte[] key, KeyMeta old) {
         tr.clear(keyspace.metaKey(db, key));
         if (old.hasExpiry()) {
             tr.clear(keyspace.expiryKey(old.expireAtMillis(), db, key));
@@ -188,8 +223,6 @@ public final class KeyStore {
             clearObject(tr, db, old);
         }
         tr.mutate(MutationType.ADD, keyspace.countKey(db), MINUS_ONE);
-        touch(tr, db, key);
-        buryStamp(tr, db, key);
     }
 
     /**
@@ -203,6 +236,16 @@ public final class KeyStore {
     /** Deletes a key whose expiry has passed (a write found it, or active expiry) and publishes {@code expired}. */
     public void expire(Transaction tr, int db, byte[] key, KeyMeta old) {
         delete(tr, db, key, old);
+        expired(tr, db, key);
+    }
+
+    /** As {@link #expire}, clearing the stamp when no WATCH can need it ({@link #deleteUnwatched}). */
+    public void expireUnwatched(Transaction tr, int db, byte[] key, KeyMeta old, byte[] stamp, long floor) {
+        deleteUnwatched(tr, db, key, old, stamp, floor);
+        expired(tr, db, key);
+    }
+
+    private void expired(Transaction tr, int db, byte[] key) {
         ChangeListener l = changeListener;
         if (l != null) {
             l.expired(tr, db, key);

@@ -46,6 +46,8 @@ public final class ExpiryCycle implements AutoCloseable {
     static final long TICK_MILLIS = 100;
     static final long BUDGET_MILLIS = 25;
     static final int BATCH = 100;
+    /** Dead-stamp index entries cleared per transaction. */
+    static final int SWEEP_BATCH = 500;
     /** How often the cursor sweep takes a step (every tenth tick: once a second). */
     private static final int CURSOR_SWEEP_EVERY = 10;
     private static final Logger LOG = Logger.getLogger(ExpiryCycle.class.getName());
@@ -119,7 +121,7 @@ public final class ExpiryCycle implements AutoCloseable {
             while (active && expireBatch() == BATCH && System.nanoTime() < deadline) {
                 // A full batch: more may be due.
             }
-            while (sweepStamps() == BATCH && System.nanoTime() < deadline) {
+            while (sweepStamps() == SWEEP_BATCH && System.nanoTime() < deadline) {
                 // A full batch: more stamps may be below the floor.
             }
             if (++ticks % CURSOR_SWEEP_EVERY == 0) {
@@ -136,13 +138,16 @@ public final class ExpiryCycle implements AutoCloseable {
         long now = clock.getAsLong();
         int[] seen = {0};
         Transaction[] last = new Transaction[1];
+        WatchRegistry registry = watchRegistry.get();
         int expired = database.runAsync(tr -> {
             last[0] = tr;
             Keyspace keyspace = keys.keyspace();
-            return tr.snapshot().getRange(keyspace.expiredBy(now), BATCH).asList().thenCompose(entries -> {
+            CompletableFuture<Long> floor = registry == null ? CompletableFuture.completedFuture(null)
+                    : registry.floor(tr, now).thenCombine(tr.getReadVersion(), Math::min);
+            return tr.snapshot().getRange(keyspace.expiredBy(now), BATCH).asList().thenCombine(floor, (entries, f) -> {
                 seen[0] = entries.size();
-                return expire(tr, keyspace, entries, now);
-            });
+                return expire(tr, keyspace, entries, now, f);
+            }).thenCompose(x -> x);
         }).join();
         if (expired > 0) {
             stats.expiredKeys.add(expired);
@@ -151,16 +156,27 @@ public final class ExpiryCycle implements AutoCloseable {
         return seen[0];
     }
 
-    private CompletableFuture<Integer> expire(Transaction tr, Keyspace keyspace, List<KeyValue> entries, long now) {
+    /**
+     * Expires the due keys of {@code entries}; with a WATCH {@code floor} (null: unknown) a
+     * key's stamp is cleared rather than moved when no WATCH can need it
+     * ({@link KeyStore#deleteUnwatched}), so the sweep has nothing to do for it.
+     */
+    private CompletableFuture<Integer> expire(Transaction tr, Keyspace keyspace, List<KeyValue> entries, long now, Long floor) {
         int[] expired = {0};
         CompletableFuture<?>[] each = new CompletableFuture<?>[entries.size()];
         for (int i = 0; i < entries.size(); i++) {
             byte[] indexKey = entries.get(i).getKey();
             Keyspace.ExpiryEntry entry = keyspace.expiryEntry(indexKey);
-            each[i] = keys.getRaw(tr, entry.db(), entry.key()).thenAccept(meta -> {
+            CompletableFuture<byte[]> stamp = floor == null ? CompletableFuture.completedFuture(null)
+                    : tr.get(keyspace.stampKey(entry.db(), entry.key()));
+            each[i] = keys.getRaw(tr, entry.db(), entry.key()).thenAcceptBoth(stamp, (meta, st) -> {
                 if (meta != null && meta.expireAtMillis() == entry.atMillis()) {
                     if (meta.expiredAt(now)) {
-                        keys.expire(tr, entry.db(), entry.key(), meta);
+                        if (floor == null) {
+                            keys.expire(tr, entry.db(), entry.key(), meta);
+                        } else {
+                            keys.expireUnwatched(tr, entry.db(), entry.key(), meta, st, floor);
+                        }
                         synchronized (expired) {
                             expired[0]++;
                         }
@@ -189,7 +205,7 @@ public final class ExpiryCycle implements AutoCloseable {
             Keyspace keyspace = keys.keyspace();
             // A WATCH reading at version w saw every stamp committed at or before w: those may go.
             long upTo = Math.min(registry.floor(tr, now).join(), tr.getReadVersion().join());
-            List<KeyValue> entries = tr.snapshot().getRange(keyspace.deadStampsBefore(upTo + 1), BATCH).asList().join();
+            List<KeyValue> entries = tr.snapshot().getRange(keyspace.deadStampsBefore(upTo + 1), SWEEP_BATCH).asList().join();
             CompletableFuture<?>[] each = new CompletableFuture<?>[entries.size()];
             for (int i = 0; i < entries.size(); i++) {
                 byte[] indexKey = entries.get(i).getKey();

@@ -160,7 +160,7 @@ public final class RedisServer implements AutoCloseable {
         this.clock = clock;
         this.accessClock = new AccessClock(clock.getAsLong());
         this.evictor = new Evictor(database, () -> namespaces.all().stream().map(n -> n.keys).toList(), accessClock,
-                clock, stats, tracking::committed);
+                clock, stats, tracking::committed, () -> watchRegistry);
         this.pause = new ClientPause(clock);
         this.settings = new ServerSettings(config, Path.of("").toAbsolutePath().toString());
     }
