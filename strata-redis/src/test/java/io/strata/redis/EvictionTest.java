@@ -150,6 +150,9 @@ class EvictionTest {
             }).hasMessage(OOM);
             assertThat(written.size()).isBetween(50, 2_000);
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
+            // Scripts that may write are refused too (Redis's pre-command OOM state), reads go on.
+            assertThatThrownBy(() -> jedis.eval("return redis.call('set', 'x', 'y')")).hasMessageContaining(OOM);
+            assertThat(jedis.eval("return redis.call('get', 'key:0')")).isEqualTo(VALUE);
             // Reads and deletes go on, and deleting makes room again.
             assertThat(jedis.get("key:0")).isEqualTo(VALUE);
             assertThat(jedis.del("key:0")).isEqualTo(1);

@@ -90,6 +90,8 @@ public final class Evictor implements AutoCloseable {
     private final ArrayDeque<long[]> pending = new ArrayDeque<>();
     /** The sum of {@link #pending}'s bytes. Guarded by {@code this}. */
     private long pendingBytes;
+    /** Whether the last round ended past the limit with nothing left to evict. */
+    private volatile boolean lastRoundFailed;
     /** The round running or last run. Guarded by {@code this}. */
     private CompletableFuture<Boolean> round;
 
@@ -158,14 +160,14 @@ public final class Evictor implements AutoCloseable {
     }
 
     /**
-     * Whether the database refuses writes now, past its own limit (under {@code noeviction},
-     * {@code maxmemory}). Past {@code maxmemory} under a policy that evicts, commands wait for
-     * evictions instead ({@link #makeRoom}), and get the OOM error only when a round could
-     * evict nothing.
+     * Whether writes are refused now (Redis's {@code pre_command_oom_state}): the database is
+     * past its own limit (under {@code noeviction}, {@code maxmemory}), or past
+     * {@code maxmemory} under a policy that evicts after a round found nothing to evict.
+     * Otherwise commands past {@code maxmemory} wait for evictions ({@link #makeRoom}).
      */
     public boolean full() {
         DatabaseMemory m = memory;
-        return m != null && m.full();
+        return m != null && (m.full() || (lastRoundFailed && overLimit()));
     }
 
     /**
@@ -210,6 +212,12 @@ public final class Evictor implements AutoCloseable {
 
     /** Evicts until the data is under the limit; false when it is not and nothing could be evicted. */
     private boolean runRound() {
+        boolean enough = evictUntilUnder();
+        lastRoundFailed = !enough;
+        return enough;
+    }
+
+    private boolean evictUntilUnder() {
         long deadline = System.nanoTime() + ROUND_NANOS;
         boolean evictedAny = false;
         while (true) {
