@@ -90,7 +90,7 @@ class EvictionTest {
         long last = -1;
         while (System.nanoTime() < deadline) {
             jedis.set("tick", "t");
-            Thread.sleep(200);
+            Thread.sleep(100);
             long now = infoField(jedis, "memory", "used_memory_dataset");
             if (now == last) {
                 return now;
@@ -104,16 +104,16 @@ class EvictionTest {
     void allkeysRandomKeepsTheDataUnderMaxmemoryAndWritesGoOn() throws Exception {
         try (Jedis jedis = jedis()) {
             jedis.configSet("maxmemory-policy", "allkeys-random");
-            long limit = limitAtDatasetPlus(jedis, 2 << 20);
-            for (int i = 0; i < 3_000; i++) {
+            long limit = limitAtDatasetPlus(jedis, 1 << 20);
+            for (int i = 0; i < 2_000; i++) {
                 assertThat(jedis.set("key:" + i, VALUE)).isEqualTo("OK");
             }
-            // 6 MB written into 2 MB of room: once the window has passed, the data is back under the limit.
+            // 4 MB written into 1 MB of room: once the window has passed, the data is back under the limit.
             assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
             long evicted = infoField(jedis, "stats", "evicted_keys");
             assertThat(evicted).isGreaterThan(1_000);
-            assertThat(jedis.dbSize()).isLessThan(3_000 - 1_000);
-            assertThat(jedis.get("key:2999")).isEqualTo(VALUE);
+            assertThat(jedis.dbSize()).isLessThan(2_000 - 1_000);
+            assertThat(jedis.get("key:1999")).isEqualTo(VALUE);
             jedis.configResetStat();
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
         }
@@ -126,8 +126,8 @@ class EvictionTest {
     void everyPolicyHonoursTheLimit(String policy) throws Exception {
         try (Jedis jedis = jedis()) {
             jedis.configSet("maxmemory-policy", policy);
-            long limit = limitAtDatasetPlus(jedis, 1 << 20);
-            for (int i = 0; i < 1_500; i++) {
+            long limit = limitAtDatasetPlus(jedis, 512 << 10);
+            for (int i = 0; i < 800; i++) {
                 assertThat(jedis.setex("key:" + i, 10_000 + i, VALUE)).isEqualTo("OK");
             }
             assertThat(settledDataset(jedis)).isLessThanOrEqualTo(limit + (64 << 10));
@@ -255,17 +255,17 @@ class EvictionTest {
             jedis.del("k");
             // Every access counts (lfu-log-factor 0), so that the counts below are exact.
             jedis.configSet("lfu-log-factor", "0");
-            // Even keys used once, odd keys thirty times.
+            // Even keys used once, odd keys eleven times.
             for (int i = 0; i < 600; i++) {
                 jedis.set(key(i), VALUE);
             }
-            for (int round = 0; round < 30; round++) {
+            for (int round = 0; round < 10; round++) {
                 for (int i = 1; i < 600; i += 2) {
                     jedis.get(key(i));
                 }
             }
             assertThat(jedis.objectFreq(key(0))).isEqualTo(AccessClock.LFU_INITIAL + 1);
-            assertThat(jedis.objectFreq(key(1))).isEqualTo(AccessClock.LFU_INITIAL + 31);
+            assertThat(jedis.objectFreq(key(1))).isEqualTo(AccessClock.LFU_INITIAL + 11);
             limitAtDatasetPlus(jedis, 0);
             for (int i = 600; i < 700; i++) {
                 jedis.set(key(i), VALUE);
