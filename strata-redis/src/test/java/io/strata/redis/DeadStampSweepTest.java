@@ -130,7 +130,7 @@ class DeadStampSweepTest {
     }
 
     @Test
-    void aWatchedLiveKeyThatIsDeletedFailsExecEvenOnceSwept() throws Exception {
+    void aWatchedLiveKeyThatIsDeletedFailsExec() throws Exception {
         try (RunningServer s = RunningServer.start(); Jedis watcher = s.jedis(); Jedis other = s.jedis()) {
             other.set("k", "v");
             watcher.watch("k");

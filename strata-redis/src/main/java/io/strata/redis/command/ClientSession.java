@@ -121,9 +121,12 @@ public final class ClientSession {
 
     /** Whether {@link #evictionFailed} was marked since last asked; clears the mark. */
     public boolean takeEvictionFailed() {
-        boolean failed = evictionFailed;
+        // Read first: every command asks, and a volatile write each time would be paid for nothing.
+        if (!evictionFailed) {
+            return false;
+        }
         evictionFailed = false;
-        return failed;
+        return true;
     }
 
     public long id() {
