@@ -120,6 +120,12 @@ final class RespSocket implements AutoCloseable {
         }
     }
 
+    /** Sends a FIN: the client's output ends, its input stays open for the replies. */
+    RespSocket shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+        return this;
+    }
+
     void timeout(int millis) throws IOException {
         socket.setSoTimeout(millis);
     }

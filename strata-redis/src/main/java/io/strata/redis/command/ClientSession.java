@@ -49,6 +49,8 @@ public final class ClientSession {
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
     private volatile BlockedWait blockedWait;
     private volatile boolean disconnected;
+    /** Set once the connection's input has ended ({@link #closeWhenBlocked}). */
+    private volatile Runnable closeWhenBlocked;
     private volatile int channelSubscriptions;
     private volatile int patternSubscriptions;
     private volatile int shardSubscriptions;
@@ -313,6 +315,24 @@ public final class ClientSession {
     /** Called by a blocked command when it starts waiting. */
     public void blockedOn(BlockedWait wait) {
         blockedWait = wait;
+        Runnable close = closeWhenBlocked;
+        if (close != null) {
+            close.run();
+        }
+    }
+
+    /**
+     * Runs {@code close} now if a command of this connection is blocked, else when one blocks:
+     * the connection's input has ended, and Redis frees a blocked client when it reads the end.
+     * Both fields are volatile and each side writes its own before reading the other's, so a
+     * command that blocks while this is called is seen by one side or both ({@code close} may
+     * run twice).
+     */
+    public void closeWhenBlocked(Runnable close) {
+        closeWhenBlocked = close;
+        if (blockedWait != null) {
+            close.run();
+        }
     }
 
     /** Called by a blocked command when its wait has ended, however it ended. */

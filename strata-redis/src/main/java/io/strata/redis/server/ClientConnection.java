@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.ReplyHandOff;
@@ -87,6 +88,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      */
     private ByteBuf gathered;
     private boolean closing;
+    /**
+     * The client has shut down its side (a FIN): what it sent before still runs and is
+     * answered, then the connection closes, as Redis answers every request it read before
+     * the end of the stream; a blocked or paused request is dropped, as Redis frees a blocked
+     * client when it reads the end.
+     */
+    private boolean inputShut;
+    /** A request waits for CLIENT PAUSE to end ({@link #holdUntilUnpaused}). */
+    private boolean pausedHold;
     /** A request prepared while gathering a run that it could not join: the next to run. */
     private CommandExecutor.Prepared held;
 
@@ -113,6 +123,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * Queues a request; they run once the read that brought them is complete, so that the
+     * requests of one read start together (one unit for the database) and their replies
+     * leave in one write, as Redis answers what one read brought.
+     */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closing) {
@@ -122,16 +137,31 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         if (pending.size() >= PAUSE_READING_AT) {
             ctx.channel().config().setAutoRead(false);
         }
-        if (!running) {
-            runPending();
-        }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (!running) {
-            flush();
+            runPending();
         }
+    }
+
+    /** The client shut down its output: answer what it sent, then close ({@link #inputShut}). */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            inputShut = true;
+            if (pausedHold) {
+                ctx.close();
+            } else if (!running) {
+                runPending(); // closes once nothing is left
+            } else {
+                // A request that is blocked, or blocks later, is dropped with the connection.
+                session.closeWhenBlocked(() -> ctx.executor().execute(ctx::close));
+            }
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
     }
 
     /**
@@ -170,6 +200,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 replies = executor.runData(run);
             } else {
                 replies = executor.run(prepared).thenApply(List::of);
+                if (!replies.isDone()) {
+                    flush(); // it may wait long (a blocked pop): replies before it go now
+                }
             }
             if (replies.isDone()) {
                 if (!writeAll(replies.join())) {
@@ -180,14 +213,18 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             running = true;
             replies.whenComplete((r, e) -> ReplyHandOff.execute(ctx.executor(), () -> {
                 running = false;
+                if (closing) {
+                    return; // the connection closed meanwhile (a blocked request dropped at the end of its input)
+                }
                 if (!writeAll(r != null ? r : List.of(executor.errorReply(e)))) {
                     return;
                 }
                 runPending();
-                if (!running) {
-                    flush();
-                }
             }));
+            return;
+        }
+        if (inputShut && !closing) {
+            closeAfterReplies();
             return;
         }
         flush();
@@ -200,12 +237,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      */
     private void holdUntilUnpaused(CommandExecutor.Prepared prepared) {
         running = true;
+        pausedHold = true;
         stats.blockedClients.incrementAndGet();
         flush();
         byte[][] request = prepared.heldArgs();
         prepared.heldUntil().whenComplete((v, e) -> ctx.executor().execute(() -> {
             stats.blockedClients.decrementAndGet();
             running = false;
+            pausedHold = false;
             if (closing) {
                 return;
             }

@@ -224,6 +224,8 @@ public final class RedisServer implements AutoCloseable {
                 .channel(channelType)
                 .option(ChannelOption.SO_BACKLOG, 511)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // A client's FIN ends its input only: what it sent before is still answered (ClientConnection).
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
