@@ -8,8 +8,11 @@ package io.strata.engine.store;
  * value; this estimates 232).
  */
 final class HeapSizes {
-    /** A {@link VersionChain}: the node fields plus key, hash and head (56), and its slots in the two indexes (~24). */
-    static final long CHAIN = 80;
+    /**
+     * A {@link VersionChain}: the node fields plus key, hash and head (56), and its slots in
+     * the two indexes (~32: the hash index's, and the B+tree leaf's key, chain and window).
+     */
+    static final long CHAIN = 88;
     /** A {@link VersionNode} (40) and its entry in the {@link PruneQueue} (two references). */
     static final long NODE = 48;
 

@@ -62,6 +62,14 @@ public final class PackedStore implements DiskStore {
         /** {@code dataBytes[i]}: bytes of the keys and values under child {@code i}. */
         final long[] dataBytes;
         final long totalDataBytes;
+        /** How many leading bytes the first keys of children 1 and on share (a subspace's prefix, often). */
+        private final int skip;
+        /**
+         * {@code windows[i]}, {@code i >= 1}: the eight bytes of {@code firstKeys[i]} after
+         * {@link #skip} ({@link ByteKeys#window}), so that {@link #childFor} decides most steps
+         * without loading a first key's array, a cache miss each.
+         */
+        private final long[] windows;
 
         Inner(byte[][] firstKeys, Object[] children, long[] dataBytes) {
             this.firstKeys = firstKeys;
@@ -72,15 +80,42 @@ public final class PackedStore implements DiskStore {
                 total += b;
             }
             this.totalDataBytes = total;
+            int n = firstKeys.length;
+            int shared = 0;
+            if (n > 1) {
+                int m = Arrays.mismatch(firstKeys[1], firstKeys[n - 1]); // sorted: what the ends share, all share
+                shared = m < 0 ? firstKeys[1].length : m;
+            }
+            this.skip = shared;
+            this.windows = new long[n];
+            for (int i = 1; i < n; i++) {
+                windows[i] = ByteKeys.window(firstKeys[i], shared);
+            }
         }
 
         /** The child whose keys would include {@code key}: the last whose first key is at most it, else the first. */
         int childFor(byte[] key) {
+            int n = firstKeys.length;
+            if (n <= 1) {
+                return 0;
+            }
+            if (skip > 0) {
+                // A key that differs from the shared bytes is before or after every first key from 1 on.
+                int c = Arrays.compareUnsigned(key, 0, Math.min(skip, key.length), firstKeys[1], 0, skip);
+                if (c != 0) {
+                    return c < 0 ? 0 : n - 1;
+                }
+            }
+            long w = ByteKeys.window(key, skip);
             int lo = 1;
-            int hi = firstKeys.length - 1;
+            int hi = n - 1;
             while (lo <= hi) {
                 int mid = (lo + hi) >>> 1;
-                if (ByteKeys.compare(firstKeys[mid], key) <= 0) {
+                int c = Long.compareUnsigned(windows[mid], w);
+                if (c == 0) {
+                    c = ByteKeys.compare(firstKeys[mid], key);
+                }
+                if (c <= 0) {
                     lo = mid + 1;
                 } else {
                     hi = mid - 1;
@@ -91,7 +126,7 @@ public final class PackedStore implements DiskStore {
 
         /** What this node takes on the heap, its first keys included when it is just above the leaves. */
         long heapBytes(boolean aboveLeaves) {
-            long n = 32 + refs(firstKeys.length) * 2 + ((16L + 8L * dataBytes.length + 7) & ~7L);
+            long n = 40 + refs(firstKeys.length) * 2 + ((16L + 8L * dataBytes.length + 7) & ~7L) * 2; // dataBytes and windows
             if (aboveLeaves) {
                 for (byte[] k : firstKeys) {
                     n += HeapSizes.array(k.length);

@@ -1,5 +1,7 @@
 package io.strata.engine.store;
 
+import io.strata.engine.util.ByteKeys;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -13,7 +15,7 @@ import java.util.NoSuchElementException;
  * <h2>Why not a {@code ConcurrentSkipListMap}</h2>
  * A skip list spends a node per key and an index node per few keys, all kept for the key's
  * life, and an insertion descends some twenty levels, each a likely cache miss. Here a key
- * costs two array slots; keys written together — a layer's keys share prefixes, and a
+ * costs three array slots; keys written together — a layer's keys share prefixes, and a
  * transaction's batch often runs in order — land in the same leaf, whose path stays in
  * cache; and a leaf that fills by appending splits unevenly, so that appended runs leave
  * full leaves behind.
@@ -24,6 +26,17 @@ import java.util.NoSuchElementException;
  * keys and chains sorted. Emptied leaves are unlinked from their parent, and emptied inner
  * nodes from theirs; nodes are never merged, so a tree that lost most of its keys keeps
  * part-filled leaves.
+ *
+ * <h2>Searching without loading keys</h2>
+ * Every node records how many leading bytes its keys share ({@code skip}) and, for each key,
+ * the eight bytes after them ({@code windows}). A search compares the key with the node's
+ * first key over the shared bytes, then binary-searches the windows, loading a key only where
+ * windows tie: a step costs a load from one array instead of a cache miss on a key's own. A
+ * layer's keys share their subspace's prefix, often longer than eight bytes (a Redis sorted
+ * set's elements share some twenty), so windows taken from the first byte would decide
+ * nothing. An insert that brings a key sharing less shrinks the skip and recomputes the
+ * node's windows; a removal leaves it (what is left shares at least as much); a split
+ * recomputes both halves' from their first and last keys.
  *
  * <h2>Concurrency: optimistic reads over versioned nodes</h2>
  * Every node carries a stamp, even while the node is stable and odd while the writer
@@ -59,41 +72,41 @@ final class SortedIndex {
         volatile long stamp;
         /** Entries (leaf) or children (inner); read racily by readers, so clamped. */
         int size;
+        /**
+         * How many leading bytes every key of the node shares (separators, for an inner node):
+         * at most their longest common prefix, so searches compare from there. Read racily by
+         * readers; any value the node's stamp validates is right.
+         */
+        int skip;
+        /**
+         * Each key's eight bytes from {@link #skip} ({@link ByteKeys#window}): most steps of a binary
+         * search are decided by them without loading the key's array, a cache miss each when
+         * keys arrive in random order. Where keys share a long prefix — a layer's subspace, a
+         * Redis database's key prefix — eight bytes from the start would decide nothing.
+         */
+        final long[] windows;
+
+        Node(int keyCapacity) {
+            this.windows = new long[keyCapacity];
+        }
     }
 
     private static final class Leaf extends Node {
         final byte[][] keys = new byte[LEAF_CAPACITY][];
         final VersionChain[] chains = new VersionChain[LEAF_CAPACITY];
+
+        Leaf() {
+            super(LEAF_CAPACITY);
+        }
     }
 
     private static final class Inner extends Node {
         final byte[][] keys = new byte[INNER_CAPACITY - 1][];
-        /**
-         * Each separator's first eight bytes ({@link #prefix}), for the writer's descent: most
-         * steps of a binary search are decided by them without loading the separator's array,
-         * a cache miss each when keys arrive in random order. Written with the keys; read by
-         * the writer only.
-         */
-        final long[] prefixes = new long[INNER_CAPACITY - 1];
         final Node[] children = new Node[INNER_CAPACITY];
-    }
 
-    private static final VarHandle LONG_BIG_ENDIAN =
-            MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
-
-    /**
-     * The first eight bytes of {@code key} as an unsigned number, zero-padded: two keys whose
-     * prefixes differ compare as their prefixes do; equal prefixes need the whole keys.
-     */
-    static long prefix(byte[] key) {
-        if (key.length >= Long.BYTES) {
-            return (long) LONG_BIG_ENDIAN.get(key, 0);
+        Inner() {
+            super(INNER_CAPACITY - 1);
         }
-        long p = 0;
-        for (int i = 0; i < Long.BYTES; i++) {
-            p = p << 8 | (i < key.length ? key[i] & 0xFF : 0);
-        }
-        return p;
     }
 
     private volatile Node root = new Leaf();
@@ -132,17 +145,20 @@ final class SortedIndex {
                 fingerLow = descentLow;
                 fingerHigh = descentHigh;
             }
-            int n = leaf.size;
-            pos = n > 0 && Arrays.compareUnsigned(key, leaf.keys[n - 1]) > 0 ? n : lowerBound(leaf.keys, n, key);
+            pos = search(leaf.keys, leaf.windows, leaf.size, leaf.skip, key, false);
         }
         if (pos < leaf.size && Arrays.equals(leaf.keys[pos], key)) {
             throw new IllegalStateException("key already indexed");
         }
         if (leaf.size < LEAF_CAPACITY) {
+            int skip = skipWith(leaf, leaf.keys, leaf.size, key);
             lock(leaf);
+            reskip(leaf, leaf.keys, leaf.size, skip);
             shiftRight(leaf.keys, leaf.chains, pos, leaf.size);
+            System.arraycopy(leaf.windows, pos, leaf.windows, pos + 1, leaf.size - pos);
             leaf.keys[pos] = key;
             leaf.chains[pos] = chain;
+            leaf.windows[pos] = ByteKeys.window(key, skip);
             leaf.size++;
             unlock(leaf);
             return;
@@ -155,7 +171,7 @@ final class SortedIndex {
     boolean remove(VersionChain chain) {
         finger = null; // the descent below replaces the finger's path
         Leaf leaf = descend(chain.key);
-        int pos = lowerBound(leaf.keys, leaf.size, chain.key);
+        int pos = search(leaf.keys, leaf.windows, leaf.size, leaf.skip, chain.key, false);
         if (pos >= leaf.size || leaf.chains[pos] != chain) {
             return false;
         }
@@ -163,6 +179,7 @@ final class SortedIndex {
         int n = leaf.size;
         System.arraycopy(leaf.keys, pos + 1, leaf.keys, pos, n - pos - 1);
         System.arraycopy(leaf.chains, pos + 1, leaf.chains, pos, n - pos - 1);
+        System.arraycopy(leaf.windows, pos + 1, leaf.windows, pos, n - pos - 1); // the rest still share the skip
         leaf.keys[n - 1] = null;
         leaf.chains[n - 1] = null;
         leaf.size = n - 1;
@@ -178,11 +195,10 @@ final class SortedIndex {
         depth = 0;
         descentLow = null;
         descentHigh = null;
-        long keyPrefix = prefix(key);
         Node n = root;
         while (n instanceof Inner) {
             Inner in = (Inner) n;
-            int slot = upperBound(in, in.size - 1, key, keyPrefix);
+            int slot = search(in.keys, in.windows, in.size - 1, in.skip, key, true);
             if (slot > 0) {
                 descentLow = in.keys[slot - 1];
             }
@@ -235,6 +251,8 @@ final class SortedIndex {
         Arrays.fill(leaf.keys, leftCount, LEAF_CAPACITY, null);
         Arrays.fill(leaf.chains, leftCount, LEAF_CAPACITY, null);
         leaf.size = leftCount;
+        refresh(leaf, leaf.keys, leftCount); // each half's keys share at least as much as the whole's
+        refresh(right, right.keys, r);
 
         byte[] separator = right.keys[0];
         Node newChild = right;
@@ -255,7 +273,7 @@ final class SortedIndex {
             grown.children[0] = oldRoot;
             grown.children[1] = newChild;
             grown.keys[0] = separator;
-            grown.prefixes[0] = prefix(separator);
+            refresh(grown, grown.keys, 1);
             grown.size = 2;
             root = grown; // before the old root turns even: see the class comment
         }
@@ -269,12 +287,13 @@ final class SortedIndex {
     /** Inserts {@code child} right after child {@code slot} of a non-full {@code parent}, which is locked. */
     private static void insertChild(Inner parent, int slot, byte[] separator, Node child) {
         int n = parent.size;
+        reskip(parent, parent.keys, n - 1, skipWith(parent, parent.keys, n - 1, separator));
         System.arraycopy(parent.children, slot + 1, parent.children, slot + 2, n - slot - 1);
         System.arraycopy(parent.keys, slot, parent.keys, slot + 1, n - 1 - slot);
-        System.arraycopy(parent.prefixes, slot, parent.prefixes, slot + 1, n - 1 - slot);
+        System.arraycopy(parent.windows, slot, parent.windows, slot + 1, n - 1 - slot);
         parent.children[slot + 1] = child;
         parent.keys[slot] = separator;
-        parent.prefixes[slot] = prefix(separator);
+        parent.windows[slot] = ByteKeys.window(separator, parent.skip);
         parent.size = n + 1;
     }
 
@@ -297,15 +316,11 @@ final class SortedIndex {
         int left = (n + 1) / 2;
         System.arraycopy(children, left, sibling.children, 0, n + 1 - left);
         System.arraycopy(keys, left, sibling.keys, 0, n - left);
-        for (int i = 0; i < n - left; i++) {
-            sibling.prefixes[i] = prefix(sibling.keys[i]);
-        }
+        refresh(sibling, sibling.keys, n - left);
         sibling.size = n + 1 - left;
         System.arraycopy(children, 0, parent.children, 0, left);
         System.arraycopy(keys, 0, parent.keys, 0, left - 1);
-        for (int i = 0; i < left - 1; i++) {
-            parent.prefixes[i] = prefix(parent.keys[i]);
-        }
+        refresh(parent, parent.keys, left - 1);
         Arrays.fill(parent.children, left, n, null);
         Arrays.fill(parent.keys, left - 1, n - 1, null);
         parent.size = left;
@@ -338,7 +353,7 @@ final class SortedIndex {
             // The child's range joins its left neighbour's (or, for the first, the next one's).
             int gone = slot > 0 ? slot - 1 : 0;
             System.arraycopy(parent.keys, gone + 1, parent.keys, gone, n - 2 - gone);
-            System.arraycopy(parent.prefixes, gone + 1, parent.prefixes, gone, n - 2 - gone);
+            System.arraycopy(parent.windows, gone + 1, parent.windows, gone, n - 2 - gone); // the rest still share the skip
             parent.keys[n - 2] = null;
             parent.size = n - 1;
         }
@@ -355,6 +370,44 @@ final class SortedIndex {
     private static void shiftRight(byte[][] keys, VersionChain[] chains, int from, int size) {
         System.arraycopy(keys, from, keys, from + 1, size - from);
         System.arraycopy(chains, from, chains, from + 1, size - from);
+    }
+
+    /**
+     * The skip of {@code node}'s {@code n} keys once {@code key} joins them: a lone key shares
+     * all of itself; otherwise the common prefix with the first key, within the current skip.
+     * Writer only (it sees its own writes whole).
+     */
+    private static int skipWith(Node node, byte[][] keys, int n, byte[] key) {
+        if (n == 0) {
+            return key.length;
+        }
+        byte[] first = keys[0];
+        int limit = Math.min(node.skip, Math.min(key.length, first.length));
+        int m = Arrays.mismatch(key, 0, limit, first, 0, limit);
+        return m < 0 ? limit : m;
+    }
+
+    /** Sets a locked node's skip, recomputing its {@code n} keys' windows if it changes (it only shrinks while keys are added). */
+    private static void reskip(Node node, byte[][] keys, int n, int skip) {
+        if (skip != node.skip) {
+            for (int i = 0; i < n; i++) {
+                node.windows[i] = ByteKeys.window(keys[i], skip);
+            }
+            node.skip = skip;
+        }
+    }
+
+    /** Recomputes the skip and windows of a locked or unpublished node from its {@code n} sorted keys: what the first and last share. */
+    private static void refresh(Node node, byte[][] keys, int n) {
+        int skip = 0;
+        if (n > 0) {
+            byte[] first = keys[0];
+            byte[] last = keys[n - 1];
+            int m = Arrays.mismatch(first, last);
+            skip = m < 0 ? first.length : m;
+        }
+        node.skip = -1; // forces reskip to refill every window
+        reskip(node, keys, n, skip);
     }
 
     /*
@@ -432,8 +485,7 @@ final class SortedIndex {
                 while (n instanceof Inner) {
                     Inner in = (Inner) n;
                     int size = Math.min(in.size, INNER_CAPACITY);
-                    int slot = descending && !inclusive ? lowerBound(in.keys, size - 1, from)
-                                                        : upperBound(in.keys, size - 1, from);
+                    int slot = search(in.keys, in.windows, size - 1, in.skip, from, !(descending && !inclusive));
                     if (slot < 0 || size == 0) {
                         if (!valid(in, v)) {
                             continue restart;
@@ -471,7 +523,7 @@ final class SortedIndex {
             truncated = false;
             int capacity = keys.length;
             if (!descending) {
-                int i = inclusive ? lowerBound(leaf.keys, size, from) : upperBound(leaf.keys, size, from);
+                int i = search(leaf.keys, leaf.windows, size, leaf.skip, from, !inclusive);
                 if (i < 0) {
                     return false;
                 }
@@ -493,7 +545,7 @@ final class SortedIndex {
                     chains[count++] = c;
                 }
             } else {
-                int i = (inclusive ? upperBound(leaf.keys, size, from) : lowerBound(leaf.keys, size, from)) - 1;
+                int i = search(leaf.keys, leaf.windows, size, leaf.skip, from, inclusive) - 1;
                 if (i < -1) {
                     return false;
                 }
@@ -589,61 +641,46 @@ final class SortedIndex {
     // ------------------------------------------------------------------ searches
 
     /**
-     * First index in {@code keys[0..n)} whose key is {@code >= key}. Readers may pass torn
-     * contents: a missing key gives -1 (the writer, which sees its own writes, never gets it).
+     * Where {@code key} falls among a node's keys {@code keys[0..n)}, which share their first
+     * {@code skip} bytes and whose {@code windows} hold their next eight: the first index whose
+     * key is {@code >= key} ({@code upper} false), or {@code > key} ({@code upper} true: the
+     * number of keys {@code <= key}). The key is compared once with the first key over the
+     * shared bytes — a key that differs there is before or after them all — then by windows,
+     * loading a key's array only where windows tie.
+     *
+     * <p>Readers pass torn contents (all of {@code n}, {@code skip}, the windows and the keys
+     * may be from different moments): the answer is then meaningless but the search neither
+     * throws nor loops, and the node's stamp tells the reader to restart; a missing key gives
+     * -1. The writer sees its own writes whole.
      */
-    private static int lowerBound(byte[][] keys, int n, byte[] key) {
-        int lo = 0;
-        int hi = Math.max(n, 0);
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            byte[] k = keys[mid];
-            if (k == null) {
+    private static int search(byte[][] keys, long[] windows, int n, int skip, byte[] key, boolean upper) {
+        int hi = Math.max(Math.min(n, windows.length), 0);
+        if (hi == 0) {
+            return 0;
+        }
+        if (skip > 0) {
+            byte[] first = keys[0];
+            if (first == null) {
                 return -1;
             }
-            if (Arrays.compareUnsigned(k, key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+            int c = Arrays.compareUnsigned(key, 0, Math.min(skip, key.length), first, 0, Math.min(skip, first.length));
+            if (c != 0) {
+                return c < 0 ? 0 : hi; // a key shorter than the shared bytes, and equal as far as it goes, is before them all
             }
         }
-        return lo;
-    }
-
-    /**
-     * The writer's {@link #upperBound} in an inner node: number of separators in
-     * {@code keys[0..n)} that are {@code <= key}, deciding by {@link Inner#prefixes} where
-     * they differ from {@code keyPrefix}. Writer only (it sees its own writes whole).
-     */
-    private static int upperBound(Inner in, int n, byte[] key, long keyPrefix) {
+        long w = ByteKeys.window(key, skip);
         int lo = 0;
-        int hi = Math.max(n, 0);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            int c = Long.compareUnsigned(in.prefixes[mid], keyPrefix);
+            int c = Long.compareUnsigned(windows[mid], w);
             if (c == 0) {
-                c = Arrays.compareUnsigned(in.keys[mid], key);
+                byte[] k = keys[mid];
+                if (k == null) {
+                    return -1;
+                }
+                c = Arrays.compareUnsigned(k, key);
             }
-            if (c <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** Number of keys in {@code keys[0..n)} that are {@code <= key}; -1 as for {@link #lowerBound}. */
-    private static int upperBound(byte[][] keys, int n, byte[] key) {
-        int lo = 0;
-        int hi = Math.max(n, 0);
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            byte[] k = keys[mid];
-            if (k == null) {
-                return -1;
-            }
-            if (Arrays.compareUnsigned(k, key) <= 0) {
+            if (upper ? c <= 0 : c < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -27,6 +27,8 @@ public final class ByteKeys {
 
     /** Reads 8 bytes of a key at once for {@link #hash}. */
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Reads 8 bytes of a key at once, in key order, for {@link #window}. */
+    private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private ByteKeys() {}
 
@@ -64,6 +66,24 @@ public final class ByteKeys {
 
     public static int compare(byte[] a, byte[] b) {
         return Arrays.compareUnsigned(a, b);
+    }
+
+    /**
+     * The eight bytes of {@code key} from {@code from} as an unsigned number, zero-padded past
+     * its end (and before its start, for a negative {@code from}): two keys that share their
+     * first {@code from} bytes and whose windows differ compare as their windows do; equal
+     * windows need the whole keys. Sorted nodes keep their keys' windows after the bytes all
+     * their keys share, so that a search decides most steps without loading a key's array.
+     */
+    public static long window(byte[] key, int from) {
+        if (from >= 0 && key.length - from >= Long.BYTES) {
+            return (long) BIG_ENDIAN_LONGS.get(key, from);
+        }
+        long w = 0;
+        for (int i = from; i < from + Long.BYTES; i++) {
+            w = w << 8 | (i >= 0 && i < key.length ? key[i] & 0xFF : 0);
+        }
+        return w;
     }
 
     public static byte[] min(byte[] a, byte[] b) {

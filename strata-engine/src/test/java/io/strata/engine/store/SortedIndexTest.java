@@ -27,13 +27,23 @@ class SortedIndexTest {
     }
 
     /**
-     * Key {@code n} in one of three shapes: 0 short text keys; 1 the same after eight shared
+     * Key {@code n} in one of four shapes: 0 short text keys; 1 the same after eight shared
      * bytes, so inner nodes' eight-byte prefixes never decide; 2 a scrambled number with the
-     * high bit set in the first byte, four or twelve bytes long, inserted in random order.
+     * high bit set in the first byte, four or twelve bytes long, inserted in random order; 3
+     * the short keys after a long shared prefix, or after the first 0 to 19 of its bytes (a
+     * layer's keys, some in a parent subspace), so that nodes' shared bytes grow and shrink.
      */
     private static byte[] key(int n, int shape) {
         if (shape == 0) {
             return key(n);
+        }
+        if (shape == 3) {
+            byte[] prefix = "\u0015\u0005o\u0000\u0001zset:0000000r\u0014".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            int shared = n % 3 == 0 ? n % 20 : prefix.length;
+            byte[] k = key(n);
+            byte[] out = java.util.Arrays.copyOf(prefix, shared + k.length);
+            System.arraycopy(k, 0, out, shared, k.length);
+            return out;
         }
         if (shape == 1) {
             byte[] k = key(n);
@@ -71,7 +81,7 @@ class SortedIndexTest {
     @Property(tries = 90)
     void answersLikeASortedMap(@ForAll @Size(max = 6000) List<@IntRange(min = 0, max = 9999) Integer> ops,
                                @ForAll @IntRange(min = 0, max = 4999) int a, @ForAll @IntRange(min = 0, max = 4999) int b,
-                               @ForAll @IntRange(min = 0, max = 2) int shape) {
+                               @ForAll @IntRange(min = 0, max = 3) int shape) {
         SortedIndex index = new SortedIndex();
         TreeMap<byte[], VersionChain> model = new TreeMap<>(ByteKeys.COMPARATOR);
         for (int op : ops) {
