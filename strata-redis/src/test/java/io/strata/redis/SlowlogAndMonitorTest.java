@@ -126,6 +126,31 @@ class SlowlogAndMonitorTest extends ServerTestSupport {
         }
     }
 
+    /**
+     * A script's commands run on another thread than the connection's; their lines must still
+     * come between the script's line and the next command's, as Redis runs them (ioredis's
+     * "should load scripts first before execute pipeline" checks this order).
+     */
+    @Test
+    void monitorShowsAScriptsCommandsBeforeTheNextCommandOfAPipeline() throws Exception {
+        try (RespSocket monitor = new RespSocket(server.port()); RespSocket client = new RespSocket(server.port())) {
+            monitor.command("MONITOR").reply();
+            for (int i = 0; i < 30; i++) {
+                client.send("*4\r\n$4\r\nEVAL\r\n$32\r\nreturn redis.call('get',KEYS[1])\r\n$1\r\n1\r\n$5\r\nmfoo1\r\n"
+                        + "*4\r\n$4\r\nEVAL\r\n$38\r\nreturn redis.call('set',KEYS[1],'bar')\r\n$1\r\n1\r\n$5\r\nmfoo1\r\n"
+                        + "*2\r\n$3\r\nGET\r\n$5\r\nmfoo1\r\n");
+                client.reply();
+                client.reply();
+                assertThat(client.reply()).isEqualTo("$3\r\nbar\r\n");
+                assertThat(monitor.reply()).contains("\"EVAL\" \"return redis.call('get'");
+                assertThat(monitor.reply()).endsWith("[0 lua] \"get\" \"mfoo1\"\r\n");
+                assertThat(monitor.reply()).contains("\"EVAL\" \"return redis.call('set'");
+                assertThat(monitor.reply()).endsWith("[0 lua] \"set\" \"mfoo1\" \"bar\"\r\n");
+                assertThat(monitor.reply()).endsWith("\"GET\" \"mfoo1\"\r\n");
+            }
+        }
+    }
+
     @Test
     void clientReplyOffOnAndSkip() throws Exception {
         try (RespSocket c = new RespSocket(server.port())) {

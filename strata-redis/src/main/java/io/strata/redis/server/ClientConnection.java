@@ -320,22 +320,32 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
     }
 
-    /** Sends a message (a MONITOR line) from any thread; it is written on the connection's event loop. */
+    /**
+     * Sends a message (a MONITOR line) from any thread; it is written by a task on the
+     * connection's event loop, even when sent from that loop: lines sent from other threads
+     * (a script's commands, run elsewhere) wait there as tasks, and a line written at once
+     * would overtake them.
+     */
     void send(Reply reply) {
         if (ctx == null) {
             return;
         }
-        if (ctx.executor().inEventLoop()) {
-            if (ctx.channel().bytesBeforeWritable() > MONITOR_OUTPUT_LIMIT) {
-                ctx.close();
-                return;
-            }
-            write(reply);
-            if (!running) {
-                flush();
-            }
-        } else {
-            ctx.executor().execute(() -> send(reply));
+        try {
+            ctx.executor().execute(() -> {
+                if (closing) {
+                    return;
+                }
+                if (ctx.channel().bytesBeforeWritable() > MONITOR_OUTPUT_LIMIT) {
+                    ctx.close();
+                    return;
+                }
+                write(reply);
+                if (!running) {
+                    flush();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // the server is stopping: the connection is about to close
         }
     }
 
