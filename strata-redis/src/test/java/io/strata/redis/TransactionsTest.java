@@ -42,6 +42,39 @@ class TransactionsTest {
         assertThat(replies.get(2)).isEqualTo("v");
     }
 
+    /**
+     * A refused EXEC discards the transaction and its WATCHes, with or without MULTI, and says
+     * why after EXECABORT, as Redis's execCommandAbort does (Jedis's own reset test relies on it).
+     */
+    @Test
+    void aRefusedExecDiscardsTheTransactionWithExecabort() throws Exception {
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.command("EXEC", "extra");
+            assertThat(c.reply()).isEqualTo("-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command\r\n");
+            c.command("MULTI").command("SET", "k", "1").command("EXEC", "extra").command("EXEC");
+            assertThat(c.reply()).isEqualTo("+OK\r\n");
+            assertThat(c.reply()).isEqualTo("+QUEUED\r\n");
+            assertThat(c.reply()).startsWith("-EXECABORT Transaction discarded because of: wrong number");
+            assertThat(c.reply()).isEqualTo("-ERR EXEC without MULTI\r\n");
+            c.command("WATCH", "k").command("EXEC", "extra");
+            c.reply();
+            c.reply();
+            b.set("k", "changed"); // the refused EXEC unwatched k: this change does not abort the next EXEC
+            c.command("MULTI").command("SET", "k", "mine").command("EXEC");
+            c.reply();
+            c.reply();
+            assertThat(c.reply()).isEqualTo("*1\r\n+OK\r\n");
+        }
+        b.configSet("requirepass", "pw");
+        try (RespSocket c = new RespSocket(server.port())) {
+            c.command("EXEC");
+            assertThat(c.reply()).isEqualTo("-EXECABORT Transaction discarded because of: NOAUTH Authentication required.\r\n");
+        } finally {
+            b.auth("pw");
+            b.configSet("requirepass", "");
+        }
+    }
+
     @Test
     void aWatchedKeyChangedByAnotherClientAbortsExec() {
         a.watch("k");

@@ -554,16 +554,23 @@ public final class CommandExecutor {
      * Redis's {@code rejectCommand} does: an EXEC discards its transaction saying why.
      */
     private Reply busy(ClientSession session, CommandSpec spec, String message) {
-        if (spec.name().equals("exec") && session.inMulti()) {
-            session.endMulti();
-            session.unwatchAll();
-            message = "EXECABORT Transaction discarded because of: " + message;
-        }
         return rejected(session, spec, message);
     }
 
+    /**
+     * Refuses a request as Redis's {@code rejectCommand} does: inside MULTI the transaction is
+     * flagged to fail; a refused EXEC — whether or not MULTI was called — discards the
+     * transaction and its WATCHes and says why after {@code EXECABORT} ({@code execCommandAbort};
+     * a reason Redis words without an error code, such as the arity error, loses its "ERR").
+     */
     private Reply rejected(ClientSession session, CommandSpec spec, String message) {
-        if (session.inMulti()) {
+        if (spec != null && spec.name().equals("exec")) {
+            if (session.inMulti()) {
+                session.endMulti();
+            }
+            session.unwatchAll();
+            message = "EXECABORT Transaction discarded because of: " + (message.startsWith("ERR ") ? message.substring(4) : message);
+        } else if (session.inMulti()) {
             session.flagMultiError();
         }
         if (spec != null) {
