@@ -45,6 +45,14 @@ class ServerCommandsTest extends ServerTestSupport {
     }
 
     @Test
+    void bgrewriteaofAndLolwutAnswerAsRedis() {
+        assertThat(Raw.call(jedis, "BGREWRITEAOF")).isEqualTo("Background append only file rewriting started");
+        assertThat(Raw.call(jedis, "LOLWUT")).isEqualTo("Redis ver. 7.0.15\n");
+        assertThat(Raw.call(jedis, "LOLWUT", "VERSION", "5", "1", "2", "3")).isEqualTo("Redis ver. 7.0.15\n");
+        assertThatThrownBy(() -> Raw.call(jedis, "LOLWUT", "VERSION", "x")).hasMessage("ERR value is not an integer or out of range");
+    }
+
+    @Test
     void clusterCommandsAnswerAsAServerWithoutClusterSupport() {
         for (String[] c : new String[][] {{"CLUSTER", "INFO"}, {"CLUSTER", "SLOTS"}, {"READONLY"}, {"READWRITE"}, {"ASKING"}}) {
             assertThatThrownBy(() -> Raw.call(jedis, c)).hasMessage("ERR This instance has cluster support disabled");

@@ -40,13 +40,29 @@ final class ServerCommands {
             inv.server().stats().changes.saved();
             return done(Reply.simple("Background saving started"));
         });
+        // No append-only file either: a rewrite has nothing to do, and starts as Redis says one does.
+        t.add("bgrewriteaof", 1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL,
+                (inv, tr) -> done(Reply.simple("Background append only file rewriting started")));
         t.add("lastsave", 1, "loading stale fast", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> done(Reply.integer(inv.now() / 1000)));
+        t.add("lolwut", -1, "readonly fast", 0, 0, 0, "", LOCAL, ServerCommands::lolwut);
         t.add("monitor", 1, "admin noscript loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> monitor(inv));
         t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
                 (inv, tr) -> done(Reply.array(Reply.bulk("master"), Reply.ZERO, Reply.EMPTY_ARRAY)));
         t.add("wait", 3, "noscript", 0, 0, 0, "connection", LOCAL, (inv, tr) -> waitForReplicas(inv));
         t.add("swapdb", 3, "write fast", 0, 0, 0, "keyspace dangerous", DATA, ServerCommands::swapdb);
         ClusterCommands.register(t);
+    }
+
+    /**
+     * LOLWUT [VERSION v] [...]: the server's version line, as Redis 7.0 answers for every
+     * version it has no drawing of. Redis draws generative art for versions 5 and 6; this
+     * server answers those with the same line (docs/redis.md).
+     */
+    private static CompletableFuture<Reply> lolwut(Invocation inv) {
+        if (inv.argc() >= 3 && inv.option(1).equals("VERSION")) {
+            inv.longArg(2); // an integer, or Redis's error
+        }
+        return done(Reply.verbatim("Redis ver. " + ConnectionCommands.REDIS_VERSION + "\n"));
     }
 
     /** MONITOR: from now on the connection receives every other client's commands. */
