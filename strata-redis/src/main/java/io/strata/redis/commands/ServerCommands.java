@@ -44,7 +44,7 @@ final class ServerCommands {
         t.add("bgrewriteaof", 1, "admin noscript no_async_loading", 0, 0, 0, "", LOCAL,
                 (inv, tr) -> done(Reply.simple("Background append only file rewriting started")));
         t.add("lastsave", 1, "loading stale fast", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> done(Reply.integer(inv.now() / 1000)));
-        t.add("lolwut", -1, "readonly fast", 0, 0, 0, "", LOCAL, ServerCommands::lolwut);
+        t.add("lolwut", -1, "readonly fast", 0, 0, 0, "", LOCAL, (inv, tr) -> lolwut(inv));
         t.add("monitor", 1, "admin noscript loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> monitor(inv));
         t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
                 (inv, tr) -> done(Reply.array(Reply.bulk("master"), Reply.ZERO, Reply.EMPTY_ARRAY)));
