@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * One client connection: executes its requests strictly in order, one at a time, and writes
@@ -48,8 +50,9 @@ import java.util.concurrent.RejectedExecutionException;
  * Pub/sub messages reach the connection through its session's push sink: they are written
  * by a task on the event loop, in the order pushed, beside whatever reply is pending (a
  * reply is always written whole, so they never split one). A subscriber that stops reading
- * is disconnected once {@link #PUSH_OUTPUT_LIMIT} bytes wait to be sent, as Redis's
- * {@code client-output-buffer-limit pubsub 32mb} does. After each reply the connection runs
+ * is disconnected by {@code client-output-buffer-limit}'s {@code pubsub} class, as in Redis:
+ * at once past its hard limit, after its seconds past its soft one ({@link OutputBufferLimit}).
+ * After each reply the connection runs
  * the session's after-reply actions (SUBSCRIBE's: its channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
@@ -70,13 +73,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      * for its class of clients is 256 MB; a client that cannot keep up must not exhaust the heap.
      */
     static final long MONITOR_OUTPUT_LIMIT = 256L * 1024 * 1024;
-    /** Bytes waiting to be sent past which a connection receiving pushes is closed. */
-    private static final long PUSH_OUTPUT_LIMIT = 32L << 20;
 
     private final ClientSession session;
     private final CommandExecutor executor;
     private final ServerStats stats;
     private final Runnable onClose;
+    /** The {@code pubsub} class's {@code client-output-buffer-limit}, as now configured. */
+    private final Supplier<OutputBufferLimit> pubsubLimit;
+    private final LongSupplier clock;
+    /** When the pub/sub soft output limit was first passed (0: it is not): {@link OutputBufferLimit#reached}. */
+    private final long[] softLimitSince = new long[1];
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private boolean running;
@@ -100,10 +106,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** A request prepared while gathering a run that it could not join: the next to run. */
     private CommandExecutor.Prepared held;
 
-    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Runnable onClose) {
+    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Supplier<OutputBufferLimit> pubsubLimit,
+                     LongSupplier clock, Runnable onClose) {
         this.session = session;
         this.executor = executor;
         this.stats = stats;
+        this.pubsubLimit = pubsubLimit;
+        this.clock = clock;
         this.onClose = onClose;
     }
 
@@ -359,7 +368,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         flush();
         ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-        if (out != null && out.totalPendingWriteBytes() > PUSH_OUTPUT_LIMIT) {
+        if (out != null && session.subscribed()
+                && pubsubLimit.get().reached(out.totalPendingWriteBytes(), clock.getAsLong(), softLimitSince)) {
             ctx.close();
         }
     }

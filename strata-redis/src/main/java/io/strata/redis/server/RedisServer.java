@@ -144,6 +144,8 @@ public final class RedisServer implements AutoCloseable {
     private Namespaces namespaces;
     private AccessControl acl;
     private InputBarrier inputBarrier;
+    /** {@code client-output-buffer-limit}'s pubsub class, read by every connection receiving pushes. */
+    private volatile OutputBufferLimit pubsubOutputLimit = OutputBufferLimit.NONE;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Listeners listeners;
@@ -205,6 +207,11 @@ public final class RedisServer implements AutoCloseable {
             tracking.limit(s.getLong("tracking-table-max-keys"));
             return null;
         }, "tracking-table-max-keys");
+        pubsubOutputLimit = OutputBufferLimit.of(settings.get("client-output-buffer-limit"), "pubsub");
+        settings.onChange(s -> {
+            pubsubOutputLimit = OutputBufferLimit.of(s.get("client-output-buffer-limit"), "pubsub");
+            return null;
+        }, "client-output-buffer-limit");
         CommandGroups.registerAll(commands);
         acl = AccessControl.open(database, main.keyspace.area('u'), commands, clock, new AclClients(),
                 settings.redisConfig().requirepass());
@@ -309,7 +316,7 @@ public final class RedisServer implements AutoCloseable {
         stats.connectionsReceived.increment();
         ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
                 clock.getAsLong(), acl.defaultUserOpen());
-        ClientConnection connection = new ClientConnection(session, executor, stats, () -> {
+        ClientConnection connection = new ClientConnection(session, executor, stats, () -> pubsubOutputLimit, clock, () -> {
             connections.remove(id);
             monitors.remove(id);
             openConnections.decrementAndGet();
