@@ -13,7 +13,9 @@ import java.util.Locale;
 
 /**
  * Reads a {@code redis.conf}: {@code port}, {@code bind}, {@code requirepass}, {@code databases},
- * {@code maxclients} and {@code timeout} set the server's core settings; any other Redis 7.0
+ * {@code maxclients} and {@code timeout} set the server's core settings; {@code user} lines
+ * declare ACL users (each applied at start to the user reset first, as Redis loads them);
+ * any other Redis 7.0
  * parameter the server knows (its {@code ConfigCatalog}) is passed on and checked when the
  * server starts (CONFIG GET reports it; docs/redis.md says which ones take effect). Lines are
  * {@code directive value}, {@code #} starts a comment; {@code daemonize}, {@code supervised},
@@ -57,6 +59,15 @@ final class RedisConfFile {
                     case "databases": c = c.withDatabases(Integer.parseInt(value)); break;
                     case "maxclients": c = c.withMaxclients(Integer.parseInt(value)); break;
                     case "timeout": c = c.withTimeout(Integer.parseInt(value)); break;
+                    case "user": {
+                        // user <name> [rule ...]: an ACL user, defined whole at start (Redis's ACLSetUser on a new user).
+                        List<String> words = parts.length > 1 ? List.of(parts[1].trim().split("\\s+")) : List.of();
+                        if (words.isEmpty() || words.get(0).isEmpty()) {
+                            throw new IllegalArgumentException("user: a name is needed, as in 'user alice on >password ~* +@all'");
+                        }
+                        c = c.withUser(words.stream().map(RedisConfFile::unquote).toList());
+                        break;
+                    }
                     case "storage":
                         try {
                             storage = Storage.fromLabel(value);

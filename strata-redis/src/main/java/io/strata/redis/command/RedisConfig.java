@@ -1,6 +1,8 @@
 package io.strata.redis.command;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,10 +24,12 @@ import java.util.Map;
  *     (kvdb's multi-tenancy; {@code --user-namespaces}); not a {@code redis.conf} parameter
  * @param storage the Strata storage engine the database keeps its data in ({@code memory} or
  *     {@code ssd}), as INFO persistence reports it; null when not known (a FoundationDB cluster)
+ * @param users ACL users as {@code redis.conf}'s {@code user} lines declare them: each a name
+ *     followed by its rules, applied at start to a user reset first (so the line says all of it)
  */
 public record RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds,
                           String configFile, boolean durable, Map<String, String> parameters, boolean userNamespaces,
-                          String storage) {
+                          String storage, List<List<String>> users) {
     public static final int MAX_DATABASES = 65_536;
 
     public RedisConfig {
@@ -39,11 +43,12 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
             throw new IllegalArgumentException("maxclients must be at least 1: " + maxclients);
         }
         parameters = Map.copyOf(parameters);
+        users = List.copyOf(users);
     }
 
     /** The six core settings; no configuration file, durable, no other parameters. */
     public RedisConfig(String bind, int port, String requirepass, int databases, int maxclients, int timeoutSeconds) {
-        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of(), false, null);
+        this(bind, port, requirepass, databases, maxclients, timeoutSeconds, null, true, Map.of(), false, null, List.of());
     }
 
     /** Redis's defaults: 127.0.0.1:6379, no password, 16 databases, 10,000 clients, no idle timeout. */
@@ -52,49 +57,56 @@ public record RedisConfig(String bind, int port, String requirepass, int databas
     }
 
     public RedisConfig withPort(int p) {
-        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, p, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withBind(String b) {
-        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(b, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withRequirepass(String p) {
-        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, p, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withDatabases(int d) {
-        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, d, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withMaxclients(int m) {
-        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, databases, m, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withTimeout(int seconds) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, seconds, configFile, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withConfigFile(String file) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, file, durable, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withDurable(boolean d) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, d, parameters, userNamespaces, storage, users);
     }
 
     public RedisConfig withUserNamespaces(boolean on) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, on, storage);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, on, storage, users);
     }
 
     public RedisConfig withStorage(String s) {
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, s);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, s, users);
+    }
+
+    /** With one more {@code user} line: {@code rules[0]} the name, the rest its ACL rules (checked when the server starts). */
+    public RedisConfig withUser(List<String> line) {
+        List<List<String>> u = new ArrayList<>(users);
+        u.add(List.copyOf(line));
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, parameters, userNamespaces, storage, u);
     }
 
     /** With one more {@code redis.conf} parameter (checked when the server starts). */
     public RedisConfig withParameter(String name, String value) {
         Map<String, String> p = new LinkedHashMap<>(parameters);
         p.put(name, value);
-        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p, userNamespaces, storage);
+        return new RedisConfig(bind, port, requirepass, databases, maxclients, timeoutSeconds, configFile, durable, p, userNamespaces, storage, users);
     }
 }

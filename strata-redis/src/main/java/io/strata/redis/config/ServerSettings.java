@@ -318,7 +318,7 @@ public final class ServerSettings {
         String pass = values.get("requirepass");
         config = new RedisConfig(values.get("bind"), Integer.parseInt(values.get("port")), pass.isEmpty() ? null : pass,
                 Integer.parseInt(values.get("databases")), (int) Math.min(Integer.MAX_VALUE, Long.parseLong(values.get("maxclients"))),
-                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces, storage);
+                Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces, storage, List.of());
         slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
         slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
         replicasRequired = Long.parseLong(values.get("min-replicas-to-write")) > 0

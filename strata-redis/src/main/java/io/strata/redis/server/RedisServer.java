@@ -176,7 +176,7 @@ public final class RedisServer implements AutoCloseable {
     public static RedisServer start(Database database, RedisConfig config, LongSupplier clock) throws InterruptedException {
         RedisServer server = new RedisServer(database, config, clock);
         try {
-            server.open();
+            server.open(config.users());
         } catch (RuntimeException | InterruptedException e) {
             server.close();
             throw e;
@@ -184,7 +184,7 @@ public final class RedisServer implements AutoCloseable {
         return server;
     }
 
-    private void open() throws InterruptedException {
+    private void open(List<List<String>> configuredUsers) throws InterruptedException {
         Namespace main = openNamespace(DIRECTORY);
         watchRegistry = new WatchRegistry(main.keyspace.area('w'), runId);
         publishWatchFloor();
@@ -217,6 +217,18 @@ public final class RedisServer implements AutoCloseable {
                 settings.redisConfig().requirepass());
         acl.logMaxLength(settings.getLong("acllog-max-len"));
         acl.allChannelsByDefault(settings.get("acl-pubsub-default").equals("allchannels"));
+        // redis.conf's user lines, before the first connection: each user as its line says, from a reset.
+        for (List<String> line : configuredUsers) {
+            List<String> rules = new ArrayList<>();
+            rules.add("reset");
+            rules.addAll(line.subList(1, line.size()));
+            try {
+                acl.setUser(null, line.get(0), rules).join();
+            } catch (RuntimeException e) {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                throw new IllegalArgumentException("Error in user declaration '" + line.get(0) + "': " + cause.getMessage(), cause);
+            }
+        }
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
