@@ -1,9 +1,6 @@
 package io.strata.redis;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.args.ClientPauseMode;
 
 import java.io.IOException;
@@ -17,21 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as Redis frees a blocked client when it reads the end. Each case is repeated: the FIN races
  * the requests' execution on the database's threads.
  */
-class HalfCloseTest {
-    private static RunningServer server;
-    private static Jedis jedis;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = RunningServer.start();
-        jedis = server.jedis();
-    }
-
-    @AfterAll
-    static void stop() {
-        jedis.close();
-        server.close();
-    }
+class HalfCloseTest extends SharedServerTestSupport {
 
     @Test
     void requestsSentBeforeTheFinAreAllAnswered() throws IOException {

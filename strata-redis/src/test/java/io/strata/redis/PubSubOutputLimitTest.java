@@ -21,12 +21,8 @@ class PubSubOutputLimitTest extends ServerTestSupport {
     @Test
     void aSubscriberPastTheHardLimitIsClosed() throws Exception {
         jedis.configSet("client-output-buffer-limit", "pubsub 262144 0 0");
-        try (RespSocket idle = new RespSocket(server.port())) {
-            idle.command("SUBSCRIBE", "obl");
-            assertThat(idle.reply()).startsWith("*3");
-            for (int i = 0; i < 200 && subscribers() > 0; i++) { // up to 20 MB: past the socket buffers too
-                jedis.publish("obl", MESSAGE);
-            }
+        try (RespSocket idle = subscriber()) {
+            publishWhileSubscribed(200); // up to 20 MB: past the socket buffers too
             awaitNoSubscriber();
         }
     }
@@ -34,12 +30,8 @@ class PubSubOutputLimitTest extends ServerTestSupport {
     @Test
     void aSubscriberPastTheSoftLimitForLongerThanItsSecondsIsClosed() throws Exception {
         jedis.configSet("client-output-buffer-limit", "pubsub 0 65536 1");
-        try (RespSocket idle = new RespSocket(server.port())) {
-            idle.command("SUBSCRIBE", "obl");
-            assertThat(idle.reply()).startsWith("*3");
-            for (int i = 0; i < 100 && subscribers() > 0; i++) { // past the socket buffers, then past the soft limit
-                jedis.publish("obl", MESSAGE);
-            }
+        try (RespSocket idle = subscriber()) {
+            publishWhileSubscribed(100); // past the socket buffers, then past the soft limit
             assertThat(subscribers()).as("the soft limit alone does not close at once").isEqualTo(1);
             server.advanceMillis(1_000); // the server's clock: one second is not more than the limit's one
             jedis.publish("obl", "x");
@@ -47,6 +39,21 @@ class PubSubOutputLimitTest extends ServerTestSupport {
             server.advanceMillis(1_500);
             jedis.publish("obl", "x");
             awaitNoSubscriber(); // the message reaches the subscriber's connection after PUBLISH answers
+        }
+    }
+
+    /** A connection subscribed to the test's channel that reads nothing more unless the test does. */
+    private RespSocket subscriber() throws java.io.IOException {
+        RespSocket s = new RespSocket(server.port());
+        s.command("SUBSCRIBE", "obl");
+        assertThat(s.reply()).startsWith("*3");
+        return s;
+    }
+
+    /** Publishes up to {@code n} messages of 100,000 bytes, stopping once nobody is subscribed. */
+    private void publishWhileSubscribed(int n) {
+        for (int i = 0; i < n && subscribers() > 0; i++) {
+            jedis.publish("obl", MESSAGE);
         }
     }
 
@@ -61,12 +68,8 @@ class PubSubOutputLimitTest extends ServerTestSupport {
     @Test
     void aReadingSubscriberStaysWithLimitsOff() throws Exception {
         jedis.configSet("client-output-buffer-limit", "pubsub 0 0 0");
-        try (RespSocket idle = new RespSocket(server.port())) {
-            idle.command("SUBSCRIBE", "obl");
-            idle.reply();
-            for (int i = 0; i < 100; i++) {
-                jedis.publish("obl", MESSAGE);
-            }
+        try (RespSocket idle = subscriber()) {
+            publishWhileSubscribed(100);
             assertThat(subscribers()).isEqualTo(1);
             for (int i = 0; i < 100; i++) {
                 assertThat(idle.reply()).startsWith("*3");
