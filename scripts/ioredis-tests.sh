@@ -5,6 +5,7 @@
 #
 #   git clone --branch v4.27.6 https://github.com/luin/ioredis /tmp/ioredis
 #   scripts/ioredis-tests.sh /tmp/ioredis            # against ./strata serve redis --memory
+#   scripts/ioredis-tests.sh /tmp/ioredis --durable  # against ./strata serve redis on a fresh durable directory
 #   scripts/ioredis-tests.sh /tmp/ioredis --redis    # against redis-server (Debian's redis-server package)
 #
 # The tests connect to 127.0.0.1:6379, so that port must be free: the script starts the server
@@ -18,11 +19,12 @@
 set -euo pipefail
 
 die() { echo "ioredis-tests: $*" >&2; exit 2; }
-[[ $# -ge 1 ]] || die "usage: $0 IOREDIS_CHECKOUT [--redis]"
+[[ $# -ge 1 ]] || die "usage: $0 IOREDIS_CHECKOUT [--durable|--redis]"
 src="$(cd "$1" && pwd)" || die "no such directory: $1"
 [[ -d "$src/test/functional" && -f "$src/package.json" ]] || die "$src is not an ioredis checkout (no test/functional)"
 peer="${2:-}"
-[[ -z "$peer" || "$peer" == --redis ]] || die "unknown option: $peer (usage: $0 IOREDIS_CHECKOUT [--redis])"
+[[ -z "$peer" || "$peer" == --redis || "$peer" == --durable ]] \
+  || die "unknown option: $peer (usage: $0 IOREDIS_CHECKOUT [--durable|--redis])"
 command -v npx >/dev/null 2>&1 || die "npx not found: install Node.js and npm"
 command -v redis-cli >/dev/null 2>&1 || die "redis-cli not found: apt-get install -y redis-tools"
 if redis-cli -p 6379 ping >/dev/null 2>&1; then
@@ -40,6 +42,8 @@ fi
 if [[ "$peer" == --redis ]]; then
   command -v redis-server >/dev/null 2>&1 || die "redis-server not found: apt-get install -y redis-server"
   redis-server --port 6379 --save '' --appendonly no >"$out/server.log" 2>&1 &
+elif [[ "$peer" == --durable ]]; then
+  "$root/strata" serve redis --dir "$out/data" --port 6379 >"$out/server.log" 2>&1 &
 else
   "$root/strata" serve redis --memory --port 6379 >"$out/server.log" 2>&1 &
 fi
