@@ -499,7 +499,12 @@ public final class CommitPipeline implements AutoCloseable {
             refused.answer();
             return;
         }
-        visibleVersion = version;
+        if (logFailure == null) {
+            visibleVersion = version;
+        }
+        // else: a batch the log refused left its writes in the store at a version never
+        // published, and a later batch (one with nothing to commit, which needs no log record)
+        // must not publish a newer version over them: they would become readable.
         // Over a disk store, what the catch-up wrote leaves memory at once, not at the next
         // pruning: a store past its memory limit must not wait for the floor to move again.
         store.dropWrittenToDisk();
