@@ -167,11 +167,11 @@ public final class CommandExecutor {
             }));
         }
         if (deniesOom(session, spec) && (evictionFailed || server.databaseFull())) {
-            return new Prepared(busy(session, spec, OOM), null, 0);
+            return new Prepared(rejected(session, spec, OOM), null, 0);
         }
         boolean mayWrite = mayWrite(session, spec, args);
         if (Replicas.tooFewForWrites(server.settings()) && writes(session, spec)) {
-            return new Prepared(busy(session, spec, Replicas.NOREPLICAS), null, 0);
+            return new Prepared(rejected(session, spec, Replicas.NOREPLICAS), null, 0);
         }
         if (session.subscribed() && session.protocol() == 2 && !PUBSUB_CONTEXT.contains(spec.name())) {
             return new Prepared(rejected(session, spec, "ERR Can't execute '" + fullName(spec, args)
@@ -179,7 +179,7 @@ public final class CommandExecutor {
         }
         String busy = spec.has(CommandFlag.ALLOW_BUSY) ? null : server.scripts().busy(session);
         if (busy != null) {
-            return new Prepared(busy(session, spec, busy), null, 0);
+            return new Prepared(rejected(session, spec, busy), null, 0);
         }
         CompletableFuture<Void> paused = server.pause().hold(mayWrite);
         if (paused != null) {
@@ -546,15 +546,6 @@ public final class CommandExecutor {
             default:
                 return spec.isWrite() || spec.has(CommandFlag.MAY_REPLICATE);
         }
-    }
-
-    /**
-     * Refuses a request because of the server's state (a script past
-     * {@code busy-reply-threshold}: BUSY; too few replicas for a write: NOREPLICAS), as
-     * Redis's {@code rejectCommand} does: an EXEC discards its transaction saying why.
-     */
-    private Reply busy(ClientSession session, CommandSpec spec, String message) {
-        return rejected(session, spec, message);
     }
 
     /**

@@ -52,8 +52,8 @@ import java.util.function.Supplier;
  * reply is always written whole, so they never split one). A subscriber that stops reading
  * is disconnected by {@code client-output-buffer-limit}'s {@code pubsub} class, as in Redis:
  * at once past its hard limit, after its seconds past its soft one ({@link OutputBufferLimit}).
- * After each reply the connection runs
- * the session's after-reply actions (SUBSCRIBE's: its channels go live once confirmed).
+ * After each reply the connection runs the session's after-reply actions (SUBSCRIBE's: its
+ * channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** Requests queued before reading pauses: deep enough for any benchmark's pipeline. */
