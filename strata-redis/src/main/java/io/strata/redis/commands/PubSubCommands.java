@@ -7,6 +7,7 @@ import static io.strata.redis.command.Invocation.done;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.keyspace.LargeValues;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 import io.strata.redis.pubsub.ChannelKind;
@@ -42,6 +43,9 @@ final class PubSubCommands {
                 (inv, tr) -> publish(inv, tr, ChannelKind.CHANNEL));
         t.add("spublish", 3, "pubsub loading stale fast may_replicate", 1, 1, 1, "", DATA,
                 (inv, tr) -> publish(inv, tr, ChannelKind.SHARD));
+        // A message over what one transaction carries is staged first, as a large string value.
+        t.stagesValueOf("publish", 2, message -> message);
+        t.stagesValueOf("spublish", 2, message -> message);
         t.addContainer("pubsub");
         t.addSubcommand("pubsub", "help", 2, "loading stale", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
         t.addSubcommand("pubsub", "numpat", 2, "pubsub loading stale", 0, 0, 0, "", DATA, PubSubCommands::pubsub);
@@ -60,8 +64,21 @@ final class PubSubCommands {
         return inv.server().pubsub().unsubscribe(inv.session(), kind, names);
     }
 
+    /**
+     * PUBLISH / SPUBLISH channel message. A message too large for the command's transaction was
+     * staged before it ran ({@code ValueStaging}), as a large string is: the transaction claims
+     * the staged object and queues a reference to it.
+     */
     private static CompletableFuture<Reply> publish(Invocation inv, Transaction tr, ChannelKind kind) {
-        return inv.server().pubsub().publish(tr, kind, inv.arg(1), inv.arg(2)).thenApply(Reply::integer);
+        LargeValues large = inv.server().largeValues();
+        LargeValues.Staged staged = large.stagedFor(inv.arg(2));
+        if (staged == null) {
+            return inv.server().pubsub().publish(tr, kind, inv.arg(1), inv.arg(2)).thenApply(Reply::integer);
+        }
+        byte[] object = inv.server().keys().keyspace().object(staged.db(), staged.id()).getKey();
+        return large.claim(tr, staged)
+                .thenCompose(ignored -> inv.server().pubsub().publishStored(tr, kind, inv.arg(1), object))
+                .thenApply(Reply::integer);
     }
 
     private static CompletableFuture<Reply> pubsub(Invocation inv, Transaction tr) {

@@ -21,15 +21,29 @@ import java.util.concurrent.atomic.AtomicLong;
  * cut into parts of at most {@link #PART_BYTES} (a value's limit is 100,000 bytes); the first
  * part's value starts with the number of parts. {@link MessageReader} reads the queue back.
  *
+ * <p>A message larger than a transaction carries ({@link #appendStored}) was written before,
+ * over many transactions, into an object of its own (a large string's layout: a
+ * {@link io.strata.layers.blob.BlobStore} whose one blob is named by the empty string). Its
+ * queue entry is one value, {@code parts = 0}, naming the object instead of holding the
+ * message: {@code 0[2] kind[1] channelLength[4] channel objectPrefix}. A key
+ * {@code Q 'b' stamp seq} names the object too, so that trimming the queue finds and clears
+ * the objects of the entries it takes without reading the queue ({@link ReaderLease}).
+ *
  * <p>Concurrency: stateless but for the sequence counter, an atomic; {@code seq} only has to
  * order the messages of one transaction, which one thread builds in order.
  */
 final class MessageLog {
     /** Bytes of a message record per queue value. */
     static final int PART_BYTES = 90_000;
-    /** The largest message record: a transaction holds at most 10,000,000 bytes. */
-    static final int MAX_RECORD_BYTES = 9_000_000;
+    /**
+     * The largest message record kept in the queue itself: a transaction holds at most
+     * 10,000,000 bytes. Messages larger than {@code LargeValues.MAX_IN_TRANSACTION}
+     * (9,000,000 bytes) are stored apart, so this leaves the channel name up to 900,000 bytes.
+     */
+    static final int MAX_RECORD_BYTES = 9_900_000;
     private static final byte[] ONE = PubSubKeys.littleEndian(1);
+    /** The name of the one blob in a stored message's object. */
+    static final byte[] STORED_NAME = new byte[0];
 
     private final PubSubKeys keys;
     private final AtomicLong seq = new AtomicLong();
@@ -41,8 +55,10 @@ final class MessageLog {
     /** Fails, before anything is written, when a message cannot be kept in the database. */
     static void checkSize(byte[] channel, byte[] message) {
         if (5L + channel.length + message.length > MAX_RECORD_BYTES) {
-            throw new RedisException("ERR message too large: pub/sub messages pass through the database, which takes at most "
-                    + MAX_RECORD_BYTES + " bytes of channel and message");
+            throw new RedisException("ERR message too large: the channel name and message take "
+                    + (5L + channel.length + message.length) + " bytes, over the " + MAX_RECORD_BYTES
+                    + " one transaction can carry with the message (channel names over 900,000 bytes are refused with"
+                    + " messages over 9,000,000 bytes)");
         }
     }
 
@@ -67,8 +83,28 @@ final class MessageLog {
         tr.mutate(MutationType.ADD, keys.tail(), ONE);
     }
 
-    /** A message read back from the queue. */
-    record Message(byte[] stamp, ChannelKind kind, byte[] channel, byte[] message, byte[] lastKey) {
+    /**
+     * Appends, in {@code tr}, a message already written into the object whose keys start with
+     * {@code objectPrefix}; the queue owns the object from this commit on and clears it when
+     * the entry is trimmed.
+     */
+    void appendStored(Transaction tr, ChannelKind kind, byte[] channel, byte[] objectPrefix) {
+        long s = seq.getAndIncrement();
+        byte[] value = ByteBuffer.allocate(2 + 5 + channel.length + objectPrefix.length)
+                .putShort((short) 0).put(kind.tag).putInt(channel.length).put(channel).put(objectPrefix).array();
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedEntryKey(s, 0), value);
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedStoredKey(s), objectPrefix);
+        tr.mutate(MutationType.ADD, keys.tail(), ONE);
+    }
+
+    /**
+     * A message read back from the queue: {@code message} is null when it is stored apart, in
+     * the object whose keys start with {@code storedAt} (null otherwise).
+     */
+    record Message(byte[] stamp, ChannelKind kind, byte[] channel, byte[] message, byte[] lastKey, byte[] storedAt) {
+        Message withMessage(byte[] body) {
+            return new Message(stamp, kind, channel, body, lastKey, null);
+        }
     }
 
     /**
@@ -81,6 +117,18 @@ final class MessageLog {
         while (i < rows.size()) {
             byte[] first = rows.get(i).getValue();
             int parts = ByteBuffer.wrap(first, 0, 2).getShort() & 0xffff;
+            byte[] suffix = keys.entrySuffix(rows.get(i).getKey());
+            if (parts == 0) {
+                ByteBuffer entry = ByteBuffer.wrap(first, 2, first.length - 2);
+                ChannelKind kind = ChannelKind.ofTag(entry.get());
+                byte[] channel = new byte[entry.getInt()];
+                entry.get(channel);
+                byte[] storedAt = new byte[entry.remaining()];
+                entry.get(storedAt);
+                out.add(new Message(Arrays.copyOf(suffix, PubSubKeys.STAMP), kind, channel, null, rows.get(i).getKey(), storedAt));
+                i++;
+                continue;
+            }
             if (i + parts > rows.size()) {
                 break;
             }
@@ -104,9 +152,8 @@ final class MessageLog {
             record.get(channel);
             byte[] message = new byte[record.remaining()];
             record.get(message);
-            byte[] suffix = keys.entrySuffix(rows.get(i).getKey());
             byte[] last = rows.get(i + parts - 1).getKey();
-            out.add(new Message(Arrays.copyOf(suffix, PubSubKeys.STAMP), kind, channel, message, last));
+            out.add(new Message(Arrays.copyOf(suffix, PubSubKeys.STAMP), kind, channel, message, last, null));
             i += parts;
         }
         return out;

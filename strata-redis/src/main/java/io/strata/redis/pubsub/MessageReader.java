@@ -3,6 +3,8 @@ package io.strata.redis.pubsub;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
+import com.apple.foundationdb.subspace.Subspace;
+import io.strata.layers.blob.BlobStore;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -130,11 +132,12 @@ final class MessageReader {
             boolean full = rows.size() == BATCH_ROWS;
             CompletableFuture<Void> watch = full ? null : tr.watch(keys.tail());
             tr.commit().join();
-            List<MessageLog.Message> messages = log.decode(rows);
+            List<MessageLog.Message> decoded = log.decode(rows);
+            List<MessageLog.Message> messages = readStored(decoded);
             awaitChangesInFlight();
             hub.deliver(messages);
-            if (!messages.isEmpty()) {
-                cursor = messages.get(messages.size() - 1).lastKey();
+            if (!decoded.isEmpty()) {
+                cursor = decoded.get(decoded.size() - 1).lastKey();
             }
             if (full) {
                 return;
@@ -154,6 +157,35 @@ final class MessageReader {
                 watch.cancel(true);
             }
         }
+    }
+
+    /**
+     * The messages with those stored apart read from their objects, over as many transactions
+     * as they take. An object stays until every reader's cursor is past its entry, so it is
+     * there; one that is not (the database was changed by hand) is skipped with a warning.
+     */
+    private List<MessageLog.Message> readStored(List<MessageLog.Message> messages) {
+        List<MessageLog.Message> out = messages;
+        for (int i = 0; i < messages.size(); i++) {
+            MessageLog.Message m = messages.get(i);
+            if (m.storedAt() == null) {
+                continue;
+            }
+            if (out == messages) {
+                out = new ArrayList<>(messages);
+            }
+            byte[] body = new BlobStore(new Subspace(m.storedAt())).read(db, MessageLog.STORED_NAME).join();
+            if (body == null) {
+                LOG.log(System.Logger.Level.WARNING, "pub/sub reader: a large message's object is missing; skipping it");
+                out.set(i, null);
+            } else {
+                out.set(i, m.withMessage(body));
+            }
+        }
+        if (out != messages) {
+            out.removeIf(java.util.Objects::isNull);
+        }
+        return out;
     }
 
     private void awaitChangesInFlight() {

@@ -170,6 +170,22 @@ public final class PubSub implements AutoCloseable {
         MessageLog.checkSize(channel, message);
         CompletableFuture<Long> receivers = registry.receivers(tr, kind, channel);
         log.append(tr, kind, channel, message);
+        return counted(receivers);
+    }
+
+    /**
+     * As {@link #publish}, for a message too large for {@code tr} that was written before into
+     * the object whose keys start with {@code objectPrefix} (a staged large value, as a large
+     * string is laid out) and that {@code tr} takes over: the queue owns the object from the
+     * commit on, and clears it once every reader has delivered the message.
+     */
+    public CompletableFuture<Long> publishStored(Transaction tr, ChannelKind kind, byte[] channel, byte[] objectPrefix) {
+        CompletableFuture<Long> receivers = registry.receivers(tr, kind, channel);
+        log.appendStored(tr, kind, channel, objectPrefix);
+        return counted(receivers);
+    }
+
+    private CompletableFuture<Long> counted(CompletableFuture<Long> receivers) {
         return receivers.thenCompose(n -> {
             CompletableFuture<Void> barrier = hub.hasSubscriptions() ? inputBarrier.get() : CompletableFuture.completedFuture(null);
             return barrier.thenCompose(ignored -> hub.commitsInFlight()).thenApply(ignored -> n);

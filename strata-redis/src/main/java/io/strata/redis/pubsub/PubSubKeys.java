@@ -14,6 +14,9 @@ import java.util.Arrays;
  * <pre>
  * Q 'q' stamp[10] seq[8] part[2]   -&gt; one part of a published message (the queue; see {@link MessageLog})
  * Q 't'                            -&gt; the tail: 8 bytes little-endian, ADD 1 by every publish; readers watch it
+ * Q 'b' stamp[10] seq[8]           -&gt; where a message too large for its publishing transaction is stored (the
+ *                                     prefix of its object's keys); the message's queue entry names the same
+ *                                     place, and trimming the entry clears the object
  * Q 'n' kind name                  -&gt; subscriptions to channel/pattern {@code name} by every process:
  *                                     8 bytes little-endian, ADD only, cleared at 0
  * Q 'm' process[16] kind name      -&gt; the same count for one process (so that a dead process's share can be taken away)
@@ -37,6 +40,7 @@ final class PubSubKeys {
     private final byte[] counts;
     private final byte[] perProcess;
     private final byte[] readers;
+    private final byte[] stored;
 
     PubSubKeys(Subspace area) {
         byte[] p = area.getKey();
@@ -45,6 +49,7 @@ final class PubSubKeys {
         counts = concat(p, (byte) 'n');
         perProcess = concat(p, (byte) 'm');
         readers = concat(p, (byte) 'r');
+        stored = concat(p, (byte) 'b');
     }
 
     byte[] tail() {
@@ -57,6 +62,19 @@ final class PubSubKeys {
         b.put(queue).put(new byte[STAMP]).putLong(seq).putShort((short) part);
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(queue.length);
         return b.array();
+    }
+
+    /** The key naming a stored message's object, with room for the versionstamp (offset appended). */
+    byte[] versionstampedStoredKey(long seq) {
+        ByteBuffer b = ByteBuffer.allocate(stored.length + STAMP + 8 + 4);
+        b.put(stored).put(new byte[STAMP]).putLong(seq);
+        b.order(ByteOrder.LITTLE_ENDIAN).putInt(stored.length);
+        return b.array();
+    }
+
+    /** The stored messages' keys of the messages before queue entry {@code suffix} (stamp + seq + part). */
+    Range storedBefore(byte[] suffix) {
+        return new Range(stored, concat(stored, Arrays.copyOf(suffix, STAMP + 8)));
     }
 
     Range queueRange() {

@@ -3,6 +3,7 @@ package io.strata.redis.pubsub;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Range;
+import com.apple.foundationdb.Transaction;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -25,7 +26,8 @@ import java.util.function.Supplier;
  *     yet (empty cursor) holds everything. A reader that registers later starts after the
  *     queue's last entry, and its subscriptions only take messages committed after them,
  *     so it needs nothing a trim may take (the records are read as a snapshot for that
- *     reason: a new reader is not a conflict).</li>
+ *     reason: a new reader is not a conflict). Trimming a large message's entry also clears
+ *     the object it is stored in ({@link MessageLog#appendStored}).</li>
  * <li><b>Leases.</b> A record whose value has not changed for {@link #LEASE_MILLIS} of the
  *     sweeper's own clock (no clock is compared across machines) belongs to a dead process:
  *     the sweeper removes it and that process's share of the subscription counts, in a
@@ -136,6 +138,7 @@ final class ReaderLease {
             seen.keySet().retainAll(present);
             if (!holdAll && min != null && (trimmedTo == null || !Arrays.equals(min, trimmedTo))) {
                 tr.clear(new Range(keys.queueRange().begin, keys.queueKey(min)));
+                clearStoredBefore(tr, min);
                 return min;
             }
             return null;
@@ -143,6 +146,15 @@ final class ReaderLease {
         if (trimmed != null) {
             trimmedTo = trimmed;
         }
+    }
+
+    /** Clears the objects of the stored messages whose entries come before queue entry {@code suffix}, and their keys. */
+    private void clearStoredBefore(Transaction tr, byte[] suffix) {
+        Range before = keys.storedBefore(suffix);
+        for (KeyValue kv : tr.getRange(before).asList().join()) {
+            tr.clear(Range.startsWith(kv.getValue()));
+        }
+        tr.clear(before);
     }
 
     /** Leaves: removes this process's record and its share of the counts (a clean shutdown). */

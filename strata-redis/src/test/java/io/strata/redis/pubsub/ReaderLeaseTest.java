@@ -64,6 +64,49 @@ class ReaderLeaseTest {
     }
 
     @Test
+    void trimmingAStoredMessagesEntryClearsItsObjectAndNothingElse() {
+        ReaderLease a = lease(A, 60_000);
+        a.open();
+        byte[] first = {0x16, 1};
+        byte[] second = {0x16, 2};
+        byte[] unrelated = {0x16, 3};
+        for (byte[] object : List.of(first, second, unrelated)) {
+            db.run(tr -> {
+                tr.set(concat(object, (byte) 0), bytes("chunk"));
+                return null;
+            });
+        }
+        for (byte[] object : List.of(first, second)) {
+            db.run(tr -> {
+                log.appendStored(tr, ChannelKind.CHANNEL, bytes("c"), object);
+                return null;
+            });
+        }
+        publish(1);
+        List<KeyValue> queue = queue();
+        assertThat(log.decode(queue)).extracting(MessageLog.Message::storedAt).containsExactly(first, second, null);
+
+        a.beat(queue.get(1).getKey());
+        a.sweep();
+        assertThat(present(first)).as("before the cursor: trimmed").isFalse();
+        assertThat(present(second)).as("the entry at the cursor stays, and so does its object").isTrue();
+        assertThat(present(unrelated)).isTrue();
+        a.beat(queue.get(2).getKey());
+        a.sweep();
+        assertThat(present(second)).isFalse();
+        assertThat(present(unrelated)).isTrue();
+        assertThat(queue()).hasSize(1);
+    }
+
+    private boolean present(byte[] object) {
+        return db.run(tr -> tr.get(concat(object, (byte) 0)).join() != null);
+    }
+
+    private static byte[] concat(byte[] a, byte b) {
+        return PubSubKeys.concat(a, b);
+    }
+
+    @Test
     void aReaderStartsAfterTheLastEntry() {
         publish(3);
         byte[] last = queue().get(2).getKey();
