@@ -59,6 +59,26 @@ class LargePubSubMessagesTest extends SharedServerTestSupport {
     }
 
     @Test
+    void aChannelNameLongerThanOneDatabaseValueWithALargeMessage() throws Exception {
+        String channel = text(200_000, 8);
+        String large = text(LARGE, 9);
+        try (RespClient subscriber = new RespClient(server.port())) {
+            // A subscription's count is a database key, so a channel this long is reached by patterns only.
+            subscriber.call("PSUBSCRIBE", "*");
+            assertThat(jedis.publish(channel, large)).isEqualTo(1);
+            assertThat(subscriber.read()).isEqualTo(List.of("pmessage", "*", channel, large));
+        }
+    }
+
+    @Test
+    void aScriptCannotPublishMoreThanOneTransactionCarries() {
+        String script = "return redis.call('publish', ARGV[1], ARGV[2])";
+        assertThat(jedis.eval(script, 0, "c", text(9_000_000, 10))).isEqualTo(0L);
+        assertThatThrownBy(() -> jedis.eval(script, 0, "c", text(LARGE, 11)))
+                .hasMessageContaining("message too large").hasMessageContaining("9900000");
+    }
+
+    @Test
     void aShardedPublishOfALargeMessageArrives() throws Exception {
         String large = text(LARGE, 3);
         try (RespClient subscriber = new RespClient(server.port()); RespClient publisher = new RespClient(server.port())) {

@@ -24,10 +24,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A message larger than a transaction carries ({@link #appendStored}) was written before,
  * over many transactions, into an object of its own (a large string's layout: a
  * {@link io.strata.layers.blob.BlobStore} whose one blob is named by the empty string). Its
- * queue entry is one value, {@code parts = 0}, naming the object instead of holding the
- * message: {@code 0[2] kind[1] channelLength[4] channel objectPrefix}. A key
- * {@code Q 'b' stamp seq} names the object too, so that trimming the queue finds and clears
- * the objects of the entries it takes without reading the queue ({@link ReaderLease}).
+ * record names the object instead of holding the message —
+ * {@code kind[1] channelLength[4] channel objectPrefix}, cut into parts the same way — and its
+ * part count has the {@link #STORED} bit set. A key {@code Q 'b' stamp seq} names the object
+ * too, so that trimming the queue finds and clears the objects of the entries it takes without
+ * reading the queue ({@link ReaderLease}).
  *
  * <p>Concurrency: stateless but for the sequence counter, an atomic; {@code seq} only has to
  * order the messages of one transaction, which one thread builds in order.
@@ -42,6 +43,8 @@ final class MessageLog {
      */
     static final int MAX_RECORD_BYTES = 9_900_000;
     private static final byte[] ONE = PubSubKeys.littleEndian(1);
+    /** The bit of the part count that marks a record naming the object a message is stored in. */
+    private static final int STORED = 0x8000;
     /** The name of the one blob in a stored message's object. */
     static final byte[] STORED_NAME = new byte[0];
 
@@ -55,32 +58,16 @@ final class MessageLog {
     /** Fails, before anything is written, when a message cannot be kept in the database. */
     static void checkSize(byte[] channel, byte[] message) {
         if (5L + channel.length + message.length > MAX_RECORD_BYTES) {
-            throw new RedisException("ERR message too large: the channel name and message take "
-                    + (5L + channel.length + message.length) + " bytes, over the " + MAX_RECORD_BYTES
-                    + " one transaction can carry with the message (channel names over 900,000 bytes are refused with"
-                    + " messages over 9,000,000 bytes)");
+            throw new RedisException("ERR message too large: channel name and message take " + (5L + channel.length + message.length)
+                    + " bytes, more than the " + MAX_RECORD_BYTES + " one transaction carries (a message over 9,000,000 bytes"
+                    + " is stored apart, except one published from a script)");
         }
     }
 
     /** Appends a message in {@code tr}; it reaches subscribers once {@code tr} commits. */
     void append(Transaction tr, ChannelKind kind, byte[] channel, byte[] message) {
         checkSize(channel, message);
-        byte[] record = ByteBuffer.allocate(5 + channel.length + message.length)
-                .put(kind.tag).putInt(channel.length).put(channel).put(message).array();
-        int parts = Math.max(1, (record.length + PART_BYTES - 1) / PART_BYTES);
-        long s = seq.getAndIncrement();
-        for (int part = 0; part < parts; part++) {
-            int from = part * PART_BYTES;
-            int to = Math.min(record.length, from + PART_BYTES);
-            byte[] value;
-            if (part == 0) {
-                value = ByteBuffer.allocate(2 + to - from).putShort((short) parts).put(record, from, to - from).array();
-            } else {
-                value = Arrays.copyOfRange(record, from, to);
-            }
-            tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedEntryKey(s, part), value);
-        }
-        tr.mutate(MutationType.ADD, keys.tail(), ONE);
+        appendRecord(tr, kind, channel, message, 0);
     }
 
     /**
@@ -89,12 +76,30 @@ final class MessageLog {
      * the entry is trimmed.
      */
     void appendStored(Transaction tr, ChannelKind kind, byte[] channel, byte[] objectPrefix) {
-        long s = seq.getAndIncrement();
-        byte[] value = ByteBuffer.allocate(2 + 5 + channel.length + objectPrefix.length)
-                .putShort((short) 0).put(kind.tag).putInt(channel.length).put(channel).put(objectPrefix).array();
-        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedEntryKey(s, 0), value);
+        checkSize(channel, objectPrefix);
+        long s = appendRecord(tr, kind, channel, objectPrefix, STORED);
         tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedStoredKey(s), objectPrefix);
+    }
+
+    /** Writes the record's parts and bumps the tail; returns the record's {@code seq}. */
+    private long appendRecord(Transaction tr, ChannelKind kind, byte[] channel, byte[] body, int flags) {
+        byte[] record = ByteBuffer.allocate(5 + channel.length + body.length)
+                .put(kind.tag).putInt(channel.length).put(channel).put(body).array();
+        int parts = Math.max(1, (record.length + PART_BYTES - 1) / PART_BYTES);
+        long s = seq.getAndIncrement();
+        for (int part = 0; part < parts; part++) {
+            int from = part * PART_BYTES;
+            int to = Math.min(record.length, from + PART_BYTES);
+            byte[] value;
+            if (part == 0) {
+                value = ByteBuffer.allocate(2 + to - from).putShort((short) (parts | flags)).put(record, from, to - from).array();
+            } else {
+                value = Arrays.copyOfRange(record, from, to);
+            }
+            tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keys.versionstampedEntryKey(s, part), value);
+        }
         tr.mutate(MutationType.ADD, keys.tail(), ONE);
+        return s;
     }
 
     /**
@@ -116,19 +121,8 @@ final class MessageLog {
         int i = 0;
         while (i < rows.size()) {
             byte[] first = rows.get(i).getValue();
-            int parts = ByteBuffer.wrap(first, 0, 2).getShort() & 0xffff;
-            byte[] suffix = keys.entrySuffix(rows.get(i).getKey());
-            if (parts == 0) {
-                ByteBuffer entry = ByteBuffer.wrap(first, 2, first.length - 2);
-                ChannelKind kind = ChannelKind.ofTag(entry.get());
-                byte[] channel = new byte[entry.getInt()];
-                entry.get(channel);
-                byte[] storedAt = new byte[entry.remaining()];
-                entry.get(storedAt);
-                out.add(new Message(Arrays.copyOf(suffix, PubSubKeys.STAMP), kind, channel, null, rows.get(i).getKey(), storedAt));
-                i++;
-                continue;
-            }
+            int count = ByteBuffer.wrap(first, 0, 2).getShort() & 0xffff;
+            int parts = count & ~STORED;
             if (i + parts > rows.size()) {
                 break;
             }
@@ -150,10 +144,12 @@ final class MessageLog {
             ChannelKind kind = ChannelKind.ofTag(record.get());
             byte[] channel = new byte[record.getInt()];
             record.get(channel);
-            byte[] message = new byte[record.remaining()];
-            record.get(message);
+            byte[] body = new byte[record.remaining()];
+            record.get(body);
+            byte[] stamp = Arrays.copyOf(keys.entrySuffix(rows.get(i).getKey()), PubSubKeys.STAMP);
             byte[] last = rows.get(i + parts - 1).getKey();
-            out.add(new Message(Arrays.copyOf(suffix, PubSubKeys.STAMP), kind, channel, message, last, null));
+            boolean stored = (count & STORED) != 0;
+            out.add(new Message(stamp, kind, channel, stored ? null : body, last, stored ? body : null));
             i += parts;
         }
         return out;
