@@ -50,12 +50,15 @@ import java.util.function.Supplier;
  * Pub/sub messages reach the connection through its session's push sink: they are written
  * by a task on the event loop, in the order pushed, beside whatever reply is pending (a
  * reply is always written whole, so they never split one). A subscriber that stops reading
- * is disconnected by {@code client-output-buffer-limit}'s {@code pubsub} class, as in Redis:
- * at once past its hard limit, after its seconds past its soft one ({@link OutputBufferLimit}).
+ * is disconnected by {@code client-output-buffer-limit}'s {@code pubsub} class, any other client
+ * by its {@code normal} class (no limit by default), as in Redis: at once past its hard limit,
+ * after its seconds past its soft one ({@link OutputBufferLimit}); the replies that would pass
+ * it are not sent.
  * After each reply the connection runs the session's after-reply actions (SUBSCRIBE's: its
  * channels go live once confirmed).
  */
 final class ClientConnection extends ChannelInboundHandlerAdapter {
+    private static final System.Logger LOG = System.getLogger(ClientConnection.class.getName());
     /** Requests queued before reading pauses: deep enough for any benchmark's pipeline. */
     private static final int PAUSE_READING_AT = 4096;
     private static final int RESUME_READING_AT = 1024;
@@ -78,10 +81,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private final CommandExecutor executor;
     private final ServerStats stats;
     private final Runnable onClose;
-    /** The {@code pubsub} class's {@code client-output-buffer-limit}, as now configured. */
-    private final Supplier<OutputBufferLimit> pubsubLimit;
+    /** The {@code client-output-buffer-limit} classes, as now configured. */
+    private final Supplier<OutputBufferLimit.Classes> outputLimits;
     private final LongSupplier clock;
-    /** When the pub/sub soft output limit was first passed (0: it is not): {@link OutputBufferLimit#reached}. */
+    /** When the client's class's soft output limit was first passed (0: it is not): {@link OutputBufferLimit#reached}. */
     private final long[] softLimitSince = new long[1];
     private final ArrayDeque<Object> pending = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -106,12 +109,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** A request prepared while gathering a run that it could not join: the next to run. */
     private CommandExecutor.Prepared held;
 
-    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats, Supplier<OutputBufferLimit> pubsubLimit,
-                     LongSupplier clock, Runnable onClose) {
+    ClientConnection(ClientSession session, CommandExecutor executor, ServerStats stats,
+                     Supplier<OutputBufferLimit.Classes> outputLimits, LongSupplier clock, Runnable onClose) {
         this.session = session;
         this.executor = executor;
         this.stats = stats;
-        this.pubsubLimit = pubsubLimit;
+        this.outputLimits = outputLimits;
         this.clock = clock;
         this.onClose = onClose;
     }
@@ -367,11 +370,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             write(m);
         }
         flush();
-        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
-        if (out != null && session.subscribed()
-                && pubsubLimit.get().reached(out.totalPendingWriteBytes(), clock.getAsLong(), softLimitSince)) {
-            ctx.close();
-        }
     }
 
     /** Writes a reply now (a pub/sub message, a woken blocked client) in the connection's protocol. */
@@ -390,17 +388,41 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Hands the gathered replies to the channel and flushes it. */
+    /**
+     * Hands the gathered replies to the channel and flushes it — unless they would take the
+     * bytes waiting to be sent past the client's {@code client-output-buffer-limit}: then, as
+     * Redis does, the client is closed and they are never sent.
+     */
     void flush() {
         if (unflushed > 0) {
             unflushed = 0;
             ByteBuf out = gathered;
             gathered = null;
             if (out != null) {
+                if (outputLimitReached(out.readableBytes())) {
+                    out.release();
+                    closeOverOutputLimit();
+                    return;
+                }
                 ctx.write(out, ctx.voidPromise());
             }
             ctx.flush();
         }
+    }
+
+    /** Whether {@code adding} more bytes takes the client past its class's output limit (now, or for too long). */
+    private boolean outputLimitReached(long adding) {
+        ChannelOutboundBuffer waiting = ctx.channel().unsafe().outboundBuffer();
+        long pending = adding + (waiting == null ? 0 : waiting.totalPendingWriteBytes());
+        return outputLimits.get().of(session.subscribed()).reached(pending, clock.getAsLong(), softLimitSince);
+    }
+
+    private void closeOverOutputLimit() {
+        LOG.log(System.Logger.Level.INFO, "Client " + session.id() + " closed for overcoming of output buffer limits.");
+        closing = true;
+        pending.clear();
+        dropGathered();
+        ctx.close();
     }
 
     /** Frees replies gathered but never to be sent (the connection is gone). */

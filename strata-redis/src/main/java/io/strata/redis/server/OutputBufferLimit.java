@@ -14,6 +14,25 @@ record OutputBufferLimit(long hard, long soft, long softSeconds) {
     static final OutputBufferLimit NONE = new OutputBufferLimit(0, 0, 0);
 
     /**
+     * The limits of the client classes this server has: {@code normal} (every client but a
+     * subscriber, MONITOR clients included, as Redis classes them for this purpose) and
+     * {@code pubsub} (a client with a subscription).
+     */
+    record Classes(OutputBufferLimit normal, OutputBufferLimit pubsub) {
+        static final Classes NONE = new Classes(OutputBufferLimit.NONE, OutputBufferLimit.NONE);
+
+        /** From the parameter's canonical value. */
+        static Classes of(String parameter) {
+            return new Classes(OutputBufferLimit.of(parameter, "normal"), OutputBufferLimit.of(parameter, "pubsub"));
+        }
+
+        /** The limit of a client that is subscribed or not. */
+        OutputBufferLimit of(boolean subscribed) {
+            return subscribed ? pubsub : normal;
+        }
+    }
+
+    /**
      * The limit of {@code clientClass} in the parameter's canonical value
      * ({@code "normal 0 0 0 slave … pubsub 33554432 8388608 60"}, bytes and seconds), NONE if
      * the class is not named.

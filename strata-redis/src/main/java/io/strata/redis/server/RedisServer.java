@@ -144,8 +144,8 @@ public final class RedisServer implements AutoCloseable {
     private Namespaces namespaces;
     private AccessControl acl;
     private InputBarrier inputBarrier;
-    /** {@code client-output-buffer-limit}'s pubsub class, read by every connection receiving pushes. */
-    private volatile OutputBufferLimit pubsubOutputLimit = OutputBufferLimit.NONE;
+    /** {@code client-output-buffer-limit}'s normal and pubsub classes, read by every connection as it writes. */
+    private volatile OutputBufferLimit.Classes outputLimits = OutputBufferLimit.Classes.NONE;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Listeners listeners;
@@ -207,9 +207,9 @@ public final class RedisServer implements AutoCloseable {
             tracking.limit(s.getLong("tracking-table-max-keys"));
             return null;
         }, "tracking-table-max-keys");
-        pubsubOutputLimit = OutputBufferLimit.of(settings.get("client-output-buffer-limit"), "pubsub");
+        outputLimits = OutputBufferLimit.Classes.of(settings.get("client-output-buffer-limit"));
         settings.onChange(s -> {
-            pubsubOutputLimit = OutputBufferLimit.of(s.get("client-output-buffer-limit"), "pubsub");
+            outputLimits = OutputBufferLimit.Classes.of(s.get("client-output-buffer-limit"));
             return null;
         }, "client-output-buffer-limit");
         CommandGroups.registerAll(commands);
@@ -328,7 +328,7 @@ public final class RedisServer implements AutoCloseable {
         stats.connectionsReceived.increment();
         ClientSession session = new ClientSession(id, address(ch.remoteAddress()), address(ch.localAddress()),
                 clock.getAsLong(), acl.defaultUserOpen());
-        ClientConnection connection = new ClientConnection(session, executor, stats, () -> pubsubOutputLimit, clock, () -> {
+        ClientConnection connection = new ClientConnection(session, executor, stats, () -> outputLimits, clock, () -> {
             connections.remove(id);
             monitors.remove(id);
             openConnections.decrementAndGet();
