@@ -61,6 +61,7 @@ class NormalOutputLimitTest extends ServerTestSupport {
             }
             send(s, "*1\r\n$4\r\nPING\r\n");
             awaitLastCommand("ping"); // every GET answered into the buffer, at the clock's old time
+            assertThat(unsentBytesOfLastPing()).as("CLIENT LIST's omem: the replies it has not read").isGreaterThan(65_536);
             awaitClients(2);
             server.advanceMillis(2_500); // the server's clock: more than the limit's one second
             send(s, "*1\r\n$4\r\nPING\r\n");
@@ -74,6 +75,12 @@ class NormalOutputLimitTest extends ServerTestSupport {
             Thread.sleep(20);
         }
         assertThat(jedis.clientList()).contains(" cmd=" + command + " ");
+    }
+
+    private long unsentBytesOfLastPing() {
+        String line = jedis.clientList().lines().filter(l -> l.contains(" cmd=ping ")).findFirst().orElseThrow();
+        String omem = line.substring(line.indexOf(" omem=") + 6);
+        return Long.parseLong(omem.substring(0, omem.indexOf(' ')));
     }
 
     private void awaitClients(int n) throws InterruptedException {

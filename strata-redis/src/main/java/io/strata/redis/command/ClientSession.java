@@ -40,6 +40,8 @@ public final class ClientSession {
     private volatile String lastCommand = "NULL";
     private volatile String libName = "";
     private volatile String libVersion = "";
+    /** Bytes of replies the connection has not yet sent (CLIENT LIST's {@code omem}); set by the connection. */
+    private volatile java.util.function.LongSupplier unsentOutput = () -> 0;
     private volatile boolean closeRequested;
     private List<byte[][]> multiQueue;
     private boolean repliesOff;
@@ -129,6 +131,16 @@ public final class ClientSession {
         }
         evictionFailed = false;
         return true;
+    }
+
+    /** Lets the connection report the bytes of replies it has not sent yet. */
+    public void unsentOutput(java.util.function.LongSupplier bytes) {
+        unsentOutput = bytes;
+    }
+
+    /** Bytes of replies not sent yet: written to the connection but not to its socket. */
+    public long unsentOutputBytes() {
+        return unsentOutput.getAsLong();
     }
 
     public long id() {

@@ -224,13 +224,19 @@ public final class ClientCommand {
         return n;
     }
 
-    /** One line of CLIENT LIST, with Redis 7.0's fields (memory fields are this server's estimates). */
+    /**
+     * One line of CLIENT LIST, with Redis 7.0's fields: {@code omem} is the bytes of replies not
+     * yet sent; the other memory fields are this server's estimates.
+     */
     public static String describe(ClientSession c, long now, long queryBytes) {
+        // Replies not yet sent: Redis's reply list, counted in its 16 KB blocks.
+        long omem = c.unsentOutputBytes();
         return "id=" + c.id() + " addr=" + c.address() + " laddr=" + c.localAddress() + " fd=8 name=" + c.name()
                 + " age=" + (now - c.createdMillis()) / 1000 + " idle=" + (now - c.lastCommandMillis()) / 1000
                 + " flags=" + flags(c) + " db=" + c.db() + " sub=" + c.channelSubscriptions() + " psub=" + c.patternSubscriptions()
                 + " ssub=" + c.shardSubscriptions() + " multi=" + (c.inMulti() ? 0 : -1)
-                + " qbuf=" + queryBytes + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r"
+                + " qbuf=" + queryBytes + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=" + (omem + 16383) / 16384
+                + " omem=" + omem + " tot-mem=" + (1024 + omem) + " events=" + (omem > 0 ? "rw" : "r")
                 + " cmd=" + c.lastCommand() + " user=" + c.user() + " redir=" + c.trackingRedirect() + " resp=" + c.protocol();
     }
 

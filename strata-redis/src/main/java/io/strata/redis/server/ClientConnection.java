@@ -126,6 +126,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        // Read from any thread: the outbound buffer's byte count is a volatile field.
+        io.netty.channel.Channel channel = ctx.channel();
+        session.unsentOutput(() -> {
+            ChannelOutboundBuffer waiting = channel.unsafe().outboundBuffer();
+            return waiting == null ? 0 : waiting.totalPendingWriteBytes();
+        });
         session.pushTo(messages -> {
             try {
                 ctx.executor().execute(() -> writePushes(messages));
