@@ -92,12 +92,12 @@ class LargePubSubMessagesTest extends SharedServerTestSupport {
 
     @Test
     void theStoredMessageIsClearedOnceDeliveredAndADiscardedOneLeavesNothing() throws Exception {
-        long empty = storedBytes();
+        long empty = server.storedBytes();
         try (RespClient subscriber = new RespClient(server.port())) {
             subscriber.call("SUBSCRIBE", "c");
             jedis.publish("c", text(LARGE, 4));
             assertThat(((List<?>) subscriber.read()).get(2)).isEqualTo(text(LARGE, 4));
-            assertThat(storedBytes()).as("kept until every reader moved past it").isGreaterThan(empty + LARGE / 2);
+            assertThat(server.storedBytes()).as("kept until every reader moved past it").isGreaterThan(empty + LARGE / 2);
             // The entry a reader delivered last stays; the next message moves every cursor past it.
             jedis.publish("c", "next");
             assertThat(subscriber.read()).isEqualTo(List.of("message", "c", "next"));
@@ -113,7 +113,7 @@ class LargePubSubMessagesTest extends SharedServerTestSupport {
                 watched.publish("c", text(LARGE, 6));
                 assertThat(watched.exec()).as("a watched key changed").isNull();
             }
-            assertThat(storedBytes()).as("nothing staged outlives a refused publish").isLessThan(empty + 100_000);
+            assertThat(server.storedBytes()).as("nothing staged outlives a refused publish").isLessThan(empty + 100_000);
             assertThat(subscriber.silentFor(300)).isTrue();
         }
     }
@@ -158,21 +158,12 @@ class LargePubSubMessagesTest extends SharedServerTestSupport {
 
     private static void awaitStoredBytesBelow(long bytes) throws InterruptedException {
         // The queue is trimmed by the readers' sweep, once a second.
-        for (int i = 0; i < 100 && storedBytes() >= bytes; i++) {
+        for (int i = 0; i < 100 && server.storedBytes() >= bytes; i++) {
             Thread.sleep(100);
         }
-        assertThat(storedBytes()).isLessThan(bytes);
+        assertThat(server.storedBytes()).isLessThan(bytes);
     }
 
-    private static long storedBytes() {
-        return server.database.run(tr -> {
-            long total = 0;
-            for (var kv : tr.getRange(new byte[] {0}, new byte[] {(byte) 0xFF}).asList().join()) {
-                total += kv.getValue().length;
-            }
-            return total;
-        });
-    }
 
     /** {@code n} random letters, the same for the same seed. */
     private static String text(int n, long seed) {

@@ -36,13 +36,13 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     @Test
     void replacingALargeValueLeavesOnlyTheNewOne() {
         jedis.set(KEY, randomBytes(LARGE, 2));
-        long withOne = storedBytes();
+        long withOne = server.storedBytes();
         byte[] second = randomBytes(LARGE, 3);
         jedis.set(KEY, second);
         assertThat(jedis.get(KEY)).isEqualTo(second);
-        assertThat(storedBytes()).isBetween(withOne - 100_000, withOne + 100_000);
+        assertThat(server.storedBytes()).isBetween(withOne - 100_000, withOne + 100_000);
         jedis.del(KEY);
-        assertThat(storedBytes()).isLessThan(100_000);
+        assertThat(server.storedBytes()).isLessThan(100_000);
     }
 
     @Test
@@ -51,13 +51,13 @@ class LargeStringValuesTest extends SharedServerTestSupport {
         byte[] large = randomBytes(LARGE, 4);
         assertThat(jedis.set(KEY, large, SetParams.setParams().nx())).isNull();
         assertThat(jedis.get(KEY)).isEqualTo(bytes("small"));
-        assertThat(storedBytes()).isLessThan(100_000);
+        assertThat(server.storedBytes()).isLessThan(100_000);
 
         assertThat(jedis.setGet(KEY, large, SetParams.setParams().xx().ex(100))).isEqualTo(bytes("small"));
         assertThat(jedis.ttl(KEY)).isBetween(99L, 100L);
         assertThat(jedis.get(KEY)).isEqualTo(large);
         assertThat(jedis.getSet(KEY, bytes("again"))).isEqualTo(large);
-        assertThat(storedBytes()).isLessThan(100_000);
+        assertThat(server.storedBytes()).isLessThan(100_000);
     }
 
     @Test
@@ -71,7 +71,7 @@ class LargeStringValuesTest extends SharedServerTestSupport {
         assertThat(jedis.setex(bytes("e"), 50, b)).isEqualTo("OK");
         assertThat(jedis.get(bytes("e"))).isEqualTo(b);
         jedis.del(bytes("a"), bytes("b"), bytes("e"));
-        assertThat(storedBytes()).isLessThan(100_000);
+        assertThat(server.storedBytes()).isLessThan(100_000);
     }
 
     @Test
@@ -98,7 +98,7 @@ class LargeStringValuesTest extends SharedServerTestSupport {
         assertThat(jedis.setrange(KEY, far, bytes("end"))).isEqualTo(far + 3);
         assertThat(jedis.strlen(KEY)).isEqualTo(far + 3);
         assertThat(jedis.getrange(KEY, far - 2, -1)).isEqualTo(new byte[] {0, 0, 'e', 'n', 'd'});
-        assertThat(storedBytes()).isLessThan(LARGE + 200_000);
+        assertThat(server.storedBytes()).isLessThan(LARGE + 200_000);
 
         assertThat(jedis.setbit(KEY, 8 * (far + 3) + 7, true)).isFalse();
         assertThat(jedis.getbit(KEY, 8 * (far + 3) + 7)).isTrue();
@@ -113,7 +113,7 @@ class LargeStringValuesTest extends SharedServerTestSupport {
         assertThat(jedis.strlen(bytes("bits"))).isEqualTo(500_000_001L);
         assertThat(jedis.getbit(bytes("bits"), 4_000_000_000L)).isTrue();
         assertThat(jedis.setrange(bytes("short"), 20_000_000, bytes("x"))).isEqualTo(20_000_001L);
-        assertThat(storedBytes()).isLessThan(200_000);
+        assertThat(server.storedBytes()).isLessThan(200_000);
     }
 
     @Test
@@ -131,14 +131,14 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     void copyAndMoveOfALargeValueAreStagedAndTakenWhole() {
         byte[] value = randomBytes(LARGE, 11);
         jedis.set(KEY, value);
-        long one = storedBytes();
+        long one = server.storedBytes();
         assertThat(jedis.copy(KEY, bytes("copy"), false)).isTrue();
         assertThat(jedis.get(bytes("copy"))).isEqualTo(value);
-        assertThat(storedBytes()).as("one more copy of the value").isBetween(2 * one - 1_000, 2 * one + 1_000);
+        assertThat(server.storedBytes()).as("one more copy of the value").isBetween(2 * one - 1_000, 2 * one + 1_000);
 
         // Not taken (the destination exists, no REPLACE): the staged copy is cleared again.
         assertThat(jedis.copy(KEY, bytes("copy"), false)).isFalse();
-        assertThat(storedBytes()).isBetween(2 * one - 1_000, 2 * one + 1_000);
+        assertThat(server.storedBytes()).isBetween(2 * one - 1_000, 2 * one + 1_000);
 
         assertThat(jedis.move(KEY, 1)).isEqualTo(1);
         assertThat(jedis.exists(KEY)).isFalse();
@@ -148,7 +148,7 @@ class LargeStringValuesTest extends SharedServerTestSupport {
         } finally {
             jedis.select(0);
         }
-        assertThat(storedBytes()).as("moved, not copied").isBetween(2 * one - 1_000, 2 * one + 1_000);
+        assertThat(server.storedBytes()).as("moved, not copied").isBetween(2 * one - 1_000, 2 * one + 1_000);
     }
 
     @Test
@@ -163,7 +163,7 @@ class LargeStringValuesTest extends SharedServerTestSupport {
                 .isInstanceOf(JedisDataException.class)
                 .hasMessage("BUSYKEY Target key name already exists.");
         jedis.del(KEY, bytes("copy"));
-        assertThat(storedBytes()).as("the refused RESTORE's staging is gone too").isLessThan(100_000);
+        assertThat(server.storedBytes()).as("the refused RESTORE's staging is gone too").isLessThan(100_000);
     }
 
     @Test
@@ -187,15 +187,6 @@ class LargeStringValuesTest extends SharedServerTestSupport {
     }
 
     /** Bytes of every value in the database: staged or orphaned chunks would show here. */
-    private static long storedBytes() {
-        return server.database.run(tr -> {
-            long total = 0;
-            for (var kv : tr.getRange(new byte[] {0}, new byte[] {(byte) 0xFF}).asList().join()) {
-                total += kv.getValue().length;
-            }
-            return total;
-        });
-    }
 
     private static byte[] randomBytes(int n, long seed) {
         byte[] b = new byte[n];

@@ -50,6 +50,17 @@ public final class RunningServer implements AutoCloseable {
         clock.addAndGet(ms);
     }
 
+    /** Bytes of every value the database holds outside its system keys: what large values leave behind. */
+    public long storedBytes() {
+        return database.run(tr -> {
+            long total = 0;
+            for (var kv : tr.getRange(new byte[] {0}, new byte[] {(byte) 0xFF}).asList().join()) {
+                total += kv.getValue().length;
+            }
+            return total;
+        });
+    }
+
     @Override
     public void close() {
         server.close();
