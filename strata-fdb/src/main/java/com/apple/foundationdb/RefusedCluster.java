@@ -22,8 +22,10 @@ import java.util.function.Function;
  * {@link FDBException} (2108 {@code unsupported_operation}) saying what to do instead.
  *
  * <p>What FoundationDB's client answers without the cluster is answered here too: the special
- * keys {@code \xff\xff/connection_string} and {@code \xff\xff/cluster_file_path}, and the commit
- * of a transaction that wrote nothing (the client commits it without a round trip). So code that
+ * keys {@code \xff\xff/connection_string} and {@code \xff\xff/cluster_file_path}, the read
+ * version after {@code setReadVersion} (the Record Layer's {@code performNoOp} checks the client
+ * so), and the commit of a transaction that wrote nothing (the client commits it without a
+ * round trip). So code that
  * only holds a second database handle, or reads how it is connected, behaves as with fdb-java;
  * everything that needs the cluster fails at once, where fdb-java would wait for a cluster that
  * is not there.
@@ -94,10 +96,17 @@ final class RefusedCluster {
     @SuppressWarnings("unchecked")
     private Transaction transaction(Database db, Executor executor) {
         boolean[] wrote = new boolean[1];
+        // A read version the program set: NativeAPI answers getReadVersion with it, no I/O.
+        long[] readVersion = {-1};
         InvocationHandler handler = (proxy, method, args) -> {
             switch (method.getName()) {
                 case "get":
                     return answerLocally((byte[]) args[0]);
+                case "setReadVersion":
+                    readVersion[0] = (Long) args[0];
+                    return null;
+                case "getReadVersion":
+                    return readVersion[0] >= 0 ? CompletableFuture.completedFuture(readVersion[0]) : failed();
                 case "set":
                 case "clear":
                 case "mutate":
@@ -105,7 +114,6 @@ final class RefusedCluster {
                     wrote[0] = true;
                     return null;
                 case "addReadConflictRange":
-                case "setReadVersion":
                 case "cancel":
                 case "close":
                     return null;
