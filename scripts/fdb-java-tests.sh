@@ -42,10 +42,12 @@ junit_version=1.11.4
 
 echo "fdb-java-tests: building strata-fdb" >&2
 (cd "$root" && mvn -q -B -ntp -DskipTests package dependency:build-classpath -pl strata-fdb -am \
-  -Dmdep.includeScope=runtime -Dmdep.excludeArtifactIds=fdb-java -Dmdep.outputFile="$work/deps.txt") >&2
+  -DincludeScope=runtime -DexcludeArtifactIds=fdb-java -Dmdep.outputFile="$work/deps.txt") >&2
 (cd "$work" && mvn -q -B -ntp dependency:copy -Dartifact="org.junit.platform:junit-platform-console-standalone:$junit_version" \
   -DoutputDirectory="$work/lib") >&2
 launcher="$work/lib/junit-platform-console-standalone-$junit_version.jar"
+# The point of the run: fdb-java is nowhere on the class path, only strata-fdb's copy of its classes.
+! grep -q "fdb-java-[0-9]" "$work/deps.txt" || die "fdb-java is on the class path: $(cat "$work/deps.txt")"
 cp="$root/strata-fdb/target/strata-fdb-0.1.0-SNAPSHOT.jar:$(cat "$work/deps.txt")"
 
 # The sources, with the adjustments above.
