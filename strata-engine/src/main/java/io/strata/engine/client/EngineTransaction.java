@@ -645,7 +645,6 @@ final class EngineTransaction extends TransactionOverloads {
     private CompletableFuture<Void> commitNow() {
         CompletableFuture<Void> result = new ExecutorBoundFuture<>(executor);
         boolean sendNow;
-        boolean withoutReadVersion;
         synchronized (this) {
             checkOpen();
             if (state != State.ACTIVE) {
@@ -667,7 +666,6 @@ final class EngineTransaction extends TransactionOverloads {
             }
             pending.add(result);
             commitFlight = new CommitFlight(result);
-            withoutReadVersion = readVersion < 0;
             // A read ends on an engine thread: the commit goes on from the executor.
             sendNow = reading.awaitAll(failure -> executor.execute(() -> {
                 if (failure == null) {
@@ -678,15 +676,7 @@ final class EngineTransaction extends TransactionOverloads {
             }));
         }
         if (sendNow) {
-            if (withoutReadVersion && !db.completesImmediately()) {
-                // FoundationDB's commit of a transaction without a read version first fetches
-                // one, and fdb-java's commit() returns before anything leaves: a close() right
-                // after it withdraws the commit. Sent from the executor, as fdb-java's network
-                // thread would send it, so that such a close() comes first here too.
-                executor.execute(() -> send(result));
-            } else {
-                send(result);
-            }
+            send(result);
         }
         return result;
     }

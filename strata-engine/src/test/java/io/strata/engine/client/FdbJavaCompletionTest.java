@@ -244,36 +244,6 @@ class FdbJavaCompletionTest {
         tr.close();
     }
 
-    // ---------------------------------------------------------------- a write-only commit, then close
-
-    /**
-     * fdb-java's commit() returns before anything leaves the client, and FoundationDB's commit
-     * of a transaction without a read version first fetches one: a transaction closed right
-     * after commit() never commits (Apple's Record Layer has a test that relies on it). A
-     * transaction that has its read version commits at once, and close() cannot take it back.
-     */
-    @Test
-    void aWriteOnlyCommitFollowedByCloseNeverLandsAndOneWithAReadVersionDoes() {
-        Transaction writeOnly = db.createTransaction();
-        writeOnly.set(b("dropped"), b("1"));
-        CompletableFuture<Void> dropped = writeOnly.commit();
-        writeOnly.close();
-        queue.runQueued();
-        assertThat(queue.errorOf(dropped)).isEqualTo(1025);
-
-        Transaction withVersion = db.createTransaction();
-        queue.await(withVersion.getReadVersion());
-        withVersion.set(b("sent"), b("1"));
-        CompletableFuture<Void> sent = withVersion.commit();
-        withVersion.close();
-        queue.await(sent);
-
-        Transaction check = setup.createTransaction();
-        assertThat(check.get(b("dropped")).join()).isNull();
-        assertThat(check.get(b("sent")).join()).isEqualTo(b("1"));
-        check.close();
-    }
-
     // ---------------------------------------------------------------- what fdb-java answers in Java
 
     @Test
