@@ -59,6 +59,10 @@ done
 core_test="$rl_src/fdb-record-layer-core/src/test"
 [[ -d "$core_test/java" && -d "$rl_src/fdb-extensions/src/test/java/com/apple/test" ]] \
   || die "$rl_src is not a Record Layer checkout (no fdb-record-layer-core/src/test/java)"
+# The tests run against the published 4.1.4.0 jar: a checkout of another version would mismatch it.
+checkout_version="$(sed -n 's/^version=//p' "$rl_src/gradle.properties" 2>/dev/null)"
+[[ "$checkout_version" == 4.1.4.0 ]] \
+  || die "$rl_src is at version '${checkout_version:-unknown}'; check out tag 4.1.4.0 (git -C $rl_src checkout 4.1.4.0)"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 results="$(mkdir -p "${RESULTS:-record-layer-test-results}" && cd "${RESULTS:-record-layer-test-results}" && pwd)"
