@@ -62,6 +62,7 @@ class NormalOutputLimitTest extends ServerTestSupport {
             send(s, "*1\r\n$4\r\nPING\r\n");
             awaitLastCommand("ping"); // every GET answered into the buffer, at the clock's old time
             assertThat(unsentBytesOfLastPing()).as("CLIENT LIST's omem: the replies it has not read").isGreaterThan(65_536);
+            assertThat(infoField("clients", "client_recent_max_output_buffer")).isGreaterThan(65_536);
             awaitClients(2);
             server.advanceMillis(2_500); // the server's clock: more than the limit's one second
             send(s, "*1\r\n$4\r\nPING\r\n");
@@ -92,9 +93,12 @@ class NormalOutputLimitTest extends ServerTestSupport {
     }
 
     private long connectedClients() {
-        String info = jedis.info("clients");
-        return info.lines().filter(l -> l.startsWith("connected_clients:"))
-                .mapToLong(l -> Long.parseLong(l.substring("connected_clients:".length()).trim())).findFirst().orElseThrow();
+        return infoField("clients", "connected_clients");
+    }
+
+    private long infoField(String section, String field) {
+        return jedis.info(section).lines().filter(l -> l.startsWith(field + ":"))
+                .mapToLong(l -> Long.parseLong(l.substring(field.length() + 1).trim())).findFirst().orElseThrow();
     }
 
     /** A client socket with a small receive buffer, so that what it does not read stays at the server. */

@@ -1,5 +1,6 @@
 package io.strata.redis.commands;
 
+import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandStats;
 import io.strata.redis.command.ServerContext;
 import io.strata.redis.command.ServerStats;
@@ -119,7 +120,9 @@ final class InfoSections {
         field("cluster_connections", 0);
         field("maxclients", settings.get("maxclients"));
         field("client_recent_max_input_buffer", 0);
-        field("client_recent_max_output_buffer", 0);
+        // Redis keeps the largest of the last few seconds; here, the largest now: the replies a client has not taken yet.
+        field("client_recent_max_output_buffer",
+                server.clients().stream().mapToLong(ClientSession::unsentOutputBytes).max().orElse(0));
         field("blocked_clients", stats.blockedClients.get());
         field("tracking_clients", server.tracking().clientCount());
         field("clients_in_timeout_table", 0);
