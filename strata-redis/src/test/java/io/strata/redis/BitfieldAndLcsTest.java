@@ -17,6 +17,28 @@ class BitfieldAndLcsTest extends ServerTestSupport {
     }
 
     @Test
+    void fieldsAtTheLastBitOfA512MegabyteStringAreWrittenWithoutTheBytesBeforeThem() {
+        // Lettuce's own tests: BITFIELD SET/INCRBY u1 at bit 2^32 - 1; Redis pads the string to 512 MB.
+        assertThat(bitfield("far", "SET", "u1", "4294967295", "1")).containsExactly(0L);
+        assertThat(jedis.getbit("far", 4294967295L)).isTrue();
+        assertThat(jedis.strlen("far")).isEqualTo(536_870_912L);
+        assertThat(jedis.bitcount("far")).isEqualTo(1L);
+        assertThat(bitfield("far", "INCRBY", "u2", "4294967294", "1", "GET", "u2", "4294967294")).containsExactly(2L, 2L);
+        assertThat(bitfield("far", "SET", "i8", "100", "-7", "GET", "i8", "100", "GET", "u1", "4294967295"))
+                .containsExactly(0L, -7L, 0L);
+
+        // Even when an overflow check fails every write, the string is padded, as in Redis.
+        assertThat(bitfield("padded", "OVERFLOW", "FAIL", "INCRBY", "u2", "800000000", "9")).containsExactly((Long) null);
+        assertThat(jedis.strlen("padded")).isEqualTo(100_000_001L);
+        assertThat(jedis.bitcount("padded")).isZero();
+        jedis.set("small", "ab");
+        assertThat(bitfield("small", "SET", "u8", "7999992", "255")).containsExactly(0L);
+        assertThat(jedis.strlen("small")).isEqualTo(1_000_000L);
+        assertThat(jedis.getrange("small", 0, 1)).isEqualTo("ab");
+        assertThat(jedis.bitcount("small")).isEqualTo(8L + 3 + 3);
+    }
+
+    @Test
     void setGetAndIncrbySignedAndUnsigned() {
         assertThat(bitfield("bf", "SET", "i8", "0", "-100", "GET", "i8", "0")).containsExactly(0L, -100L);
         assertThat(bitfield("bf", "SET", "u8", "0", "255", "GET", "u8", "0")).containsExactly(156L, 255L);

@@ -7,6 +7,8 @@ import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.Invocation;
 import io.strata.redis.config.NotifyKeyspaceEvents;
 import io.strata.redis.command.Numbers;
+import io.strata.redis.keyspace.KeyMeta;
+import io.strata.redis.keyspace.KeyStore;
 import io.strata.redis.keyspace.RedisType;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
@@ -22,7 +24,8 @@ import java.util.concurrent.CompletableFuture;
  * a string, read, set and incremented in one command, with OVERFLOW WRAP|SAT|FAIL. The whole
  * command is parsed first; then the value is read once, the operations run in order on a
  * copy, and the copy is written once if it differs (or the key is new or grew) — one
- * transaction, no partial effect.
+ * transaction, no partial effect. On a large string (or one a write makes large) each write
+ * operation reads and writes only the bytes of its field instead.
  */
 final class BitfieldCommand {
     private static final String BAD_TYPE =
@@ -63,7 +66,9 @@ final class BitfieldCommand {
         }
         long needed = (highestBit >>> 3) + 1;
         return inv.server().keys().getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m ->
-                BitCommands.valueOf(inv, tr, m).thenApply(value -> {
+                (m != null && m.isObject()) || needed > StringValues.INLINE_MAX
+                        ? bitfieldLarge(inv, tr, m, ops, needed)
+                        : BitCommands.valueOf(inv, tr, m).thenApply(value -> {
                     byte[] old = value == null ? new byte[0] : value;
                     StringValues.checkWritable(Math.max(old.length, needed));
                     // As Redis, the key is created or padded up to the farthest bit written
@@ -84,6 +89,51 @@ final class BitfieldCommand {
     }
 
     /**
+     * The write form on a large string, or one that becomes large: as SETBIT does, each
+     * operation reads and writes only the bytes its field spans (at most 9), in order, so a
+     * field at bit 2^32 - 1 costs a chunk, not the 512 MB before it. The string is first padded
+     * up to the farthest byte written, as Redis pads it even when an overflow check then fails
+     * every write.
+     */
+    private static CompletableFuture<Reply> bitfieldLarge(Invocation inv, Transaction tr, KeyMeta m, List<Op> ops, long needed) {
+        int db = inv.db();
+        byte[] key = inv.arg(1);
+        KeyStore keys = inv.server().keys();
+        return StringValues.asObject(tr, keys, db, key, m).thenCompose(object ->
+                StringValues.length(tr, keys, db, object).thenCompose(length -> {
+                    boolean grows = m == null || length < needed;
+                    CompletableFuture<?> padded = length < needed
+                            ? StringValues.writeAt(tr, keys, db, object, needed - 1, new byte[1])
+                            : CompletableFuture.completedFuture(null);
+                    int[] changes = {0};
+                    List<Reply> replies = new ArrayList<>(ops.size());
+                    CompletableFuture<?> chain = padded;
+                    for (Op op : ops) {
+                        chain = chain.thenCompose(ignored -> {
+                            long first = op.offset() >>> 3;
+                            int span = (int) (((op.offset() + op.bits() - 1) >>> 3) - first + 1);
+                            return StringValues.read(tr, keys, db, object, first, span).thenCompose(current -> {
+                                byte[] window = Arrays.copyOf(current, span);
+                                byte[] before = window.clone();
+                                replies.add(runOne(op, window, op.offset() - first * 8, grows, changes));
+                                return Arrays.equals(before, window) ? CompletableFuture.completedFuture(null)
+                                        : StringValues.writeAt(tr, keys, db, object, first, window);
+                            });
+                        });
+                    }
+                    return chain.thenApply(ignored -> {
+                        if (grows || changes[0] > 0) {
+                            keys.touch(tr, db, key);
+                        }
+                        if (changes[0] > 0) {
+                            inv.keyspaceEvent(tr, NotifyKeyspaceEvents.STRING, "setbit", key);
+                        }
+                        return Reply.array(replies);
+                    });
+                }));
+    }
+
+    /**
      * Runs the operations on {@code value} in place; one reply per operation. Counts in
      * {@code changes[0]} the writes carried out that changed the field, or all of them when
      * the string was created or grown ({@code dirty}), as Redis counts them.
@@ -91,30 +141,32 @@ final class BitfieldCommand {
     private static Reply run(List<Op> ops, byte[] value, boolean dirty, int[] changes) {
         List<Reply> replies = new ArrayList<>(ops.size());
         for (Op op : ops) {
-            long old = op.signed() ? Bits.getSigned(value, op.offset(), op.bits()) : Bits.getUnsigned(value, op.offset(), op.bits());
-            if (op.opcode() == Opcode.GET) {
-                replies.add(Reply.integer(old));
-                continue;
-            }
-            boolean incr = op.opcode() == Opcode.INCRBY;
-            long base = incr ? old : op.argument();
-            long increment = incr ? op.argument() : 0;
-            BitfieldOverflow.Outcome outcome = op.signed()
-                    ? op.overflow().signed(base, increment, op.bits())
-                    : op.overflow().unsigned(base, increment, op.bits());
-            if (outcome.overflowed() && op.overflow() == BitfieldOverflow.FAIL) {
-                replies.add(Reply.NULL_BULK);
-                continue;
-            }
-            Bits.setInteger(value, op.offset(), op.bits(), outcome.result());
-            long written = op.signed() ? Bits.getSigned(value, op.offset(), op.bits())
-                    : Bits.getUnsigned(value, op.offset(), op.bits());
-            if (dirty || written != old) {
-                changes[0]++;
-            }
-            replies.add(Reply.integer(incr ? outcome.result() : old));
+            replies.add(runOne(op, value, op.offset(), dirty, changes));
         }
         return Reply.array(replies);
+    }
+
+    /** Runs one operation on its field at bit {@code offset} of {@code value}, in place; its reply. */
+    private static Reply runOne(Op op, byte[] value, long offset, boolean dirty, int[] changes) {
+        long old = op.signed() ? Bits.getSigned(value, offset, op.bits()) : Bits.getUnsigned(value, offset, op.bits());
+        if (op.opcode() == Opcode.GET) {
+            return Reply.integer(old);
+        }
+        boolean incr = op.opcode() == Opcode.INCRBY;
+        long base = incr ? old : op.argument();
+        long increment = incr ? op.argument() : 0;
+        BitfieldOverflow.Outcome outcome = op.signed()
+                ? op.overflow().signed(base, increment, op.bits())
+                : op.overflow().unsigned(base, increment, op.bits());
+        if (outcome.overflowed() && op.overflow() == BitfieldOverflow.FAIL) {
+            return Reply.NULL_BULK;
+        }
+        Bits.setInteger(value, offset, op.bits(), outcome.result());
+        long written = op.signed() ? Bits.getSigned(value, offset, op.bits()) : Bits.getUnsigned(value, offset, op.bits());
+        if (dirty || written != old) {
+            changes[0]++;
+        }
+        return Reply.integer(incr ? outcome.result() : old);
     }
 
     private static List<Op> parse(Invocation inv) {
