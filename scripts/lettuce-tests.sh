@@ -17,13 +17,15 @@
 # Run (Maven's failsafe plugin, once each): every io.lettuce.core.commands.*IntegrationTests but
 # GeoMasterReplica (master-replica), RunOnlyOnceServerCommand (it shuts down and migrates to
 # servers on 6480/6486) and ConsolidatedAcl/ConsolidatedConfiguration (every test connects to a
-# Redis 8 on 127.0.0.1:16379); io.lettuce.core.pubsub.*IntegrationTests; and the connection/
-# protocol classes named in $core below. CommandInterfacesIntegrationTests#issue2612 also
-# connects to 16379 and so fails on both servers. LETTUCE_TESTS=PATTERNS (failsafe's -Dit.test
-# syntax, e.g. io.lettuce.core.pubsub.PubSubCommandResp2IntegrationTests) runs those instead. Left out: the reactive and transactional variants of the command
-# tests (the same tests through another API), cluster, sentinel, master-replica, TLS/mTLS, unix
-# socket, module (search, JSON, vector sets...), failover and proxy tests, which need servers or
-# tools this script does not start. Tests that need a newer Redis skip themselves on both servers
+# Redis 8 on 127.0.0.1:16379); the same tests through the reactive API and inside MULTI/EXEC
+# (commands.reactive.*, commands.transactional.*IntegrationTests); io.lettuce.core.pubsub.*
+# IntegrationTests; and the connection/protocol classes named in $core below.
+# CommandInterfacesIntegrationTests#issue2612 also connects to 16379 and so fails on both
+# servers. LETTUCE_TESTS=PATTERNS (failsafe's -Dit.test syntax, e.g.
+# io.lettuce.core.pubsub.PubSubCommandResp2IntegrationTests) runs those classes instead.
+# Left out: cluster, sentinel, master-replica, TLS/mTLS, unix socket, module (search, JSON,
+# vector sets...), failover and proxy tests, which need servers or tools this script does not
+# start. Tests that need a newer Redis skip themselves on both servers
 # by version (Strata reports 7.0.15) or by COMMAND listing (@EnabledOnCommand) — the latter means
 # a command Strata implements but 7.0.15 lacks runs only against Strata.
 # Needs Java 17+, Maven (Lettuce's dependencies come from Maven Central), python3 for the summary,
@@ -79,6 +81,7 @@ redis-cli -p "$port" ping >/dev/null 2>&1 || die "no server answered on $port (s
 c=io.lettuce.core
 tests="$c.commands.*IntegrationTests,!$c.commands.GeoMasterReplicaIntegrationTests"
 tests="$tests,!$c.commands.RunOnlyOnceServerCommandIntegrationTests,!$c.commands.Consolidated*IntegrationTests"
+tests="$tests,$c.commands.reactive.*IntegrationTests,$c.commands.transactional.*IntegrationTests"
 tests="$tests,$c.pubsub.*IntegrationTests"
 core="ConnectionCommand AsyncConnection ReactiveConnection Pipelining ScanIterator ScanStream CustomCodec"
 core="$core Client RedisClient Authentication ReactiveStreamingOutput"
