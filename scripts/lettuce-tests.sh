@@ -96,24 +96,5 @@ echo "run time: $(( $(date +%s) - start ))s"
 [[ -d "$src/target/failsafe-reports" ]] || die "no test reports (see $work/mvn.log)"
 cp -r "$src/target/failsafe-reports" "$work/reports"
 
-python3 - "$work/reports" <<'EOF'
-import glob, sys, xml.etree.ElementTree as ET
-counts = {"passed": 0, "failed": 0, "skipped": 0}
-failed = []
-for f in sorted(glob.glob(sys.argv[1] + "/TEST-*.xml")):
-    for case in ET.parse(f).getroot().iter("testcase"):
-        outcome = "passed"
-        for child in case:
-            if child.tag in ("failure", "error"):
-                outcome = "failed"
-                message = " ".join((child.get("message") or child.get("type") or "").split())
-                failed.append(f"{case.get('classname').split('.')[-1]}#{case.get('name')} :: {message[:160]}")
-                break
-            if child.tag == "skipped":
-                outcome = "skipped"
-        counts[outcome] += 1
-print(f"test cases {sum(counts.values())}, passed {counts['passed']}, failed {counts['failed']}, skipped {counts['skipped']}")
-for line in failed:
-    print("  " + line)
-EOF
+python3 "$root/scripts/junit-summary.py" "$work/reports"
 echo "reports: $work"
