@@ -46,7 +46,6 @@ final class StringValues {
     static final int MAX_IN_TRANSACTION = LargeValues.MAX_IN_TRANSACTION;
     /** Redis's {@code proto-max-bulk-len}: the largest string. */
     static final long MAX_STRING = 512L * 1024 * 1024;
-    private static final byte[] VALUE = new byte[0];
 
     private StringValues() {
     }
@@ -56,7 +55,7 @@ final class StringValues {
         if (!meta.isObject()) {
             return CompletableFuture.completedFuture(meta.payload());
         }
-        return blob(keys, db, meta).read(tr, VALUE).thenApply(v -> v == null ? new byte[0] : v);
+        return blob(keys, db, meta).read(tr, LargeValues.VALUE_BLOB).thenApply(v -> v == null ? new byte[0] : v);
     }
 
     /** The length of a string key's value: for a large one, one read of its blob's head. */
@@ -64,7 +63,7 @@ final class StringValues {
         if (!meta.isObject()) {
             return CompletableFuture.completedFuture((long) meta.payload().length);
         }
-        return blob(keys, db, meta).length(tr, VALUE).thenApply(n -> n.orElse(0));
+        return blob(keys, db, meta).length(tr, LargeValues.VALUE_BLOB).thenApply(n -> n.orElse(0));
     }
 
     /**
@@ -77,7 +76,7 @@ final class StringValues {
             int from = (int) Math.min(offset, v.length);
             return CompletableFuture.completedFuture(Arrays.copyOfRange(v, from, (int) Math.min(v.length, from + (long) length)));
         }
-        return blob(keys, db, meta).read(tr, VALUE, offset, length).thenApply(v -> v == null ? new byte[0] : v);
+        return blob(keys, db, meta).read(tr, LargeValues.VALUE_BLOB, offset, length).thenApply(v -> v == null ? new byte[0] : v);
     }
 
     /**
@@ -87,7 +86,7 @@ final class StringValues {
      */
     static CompletableFuture<Long> writeAt(Transaction tr, KeyStore keys, int db, KeyMeta meta, long offset, byte[] bytes) {
         checkWritable(bytes.length);
-        return blob(keys, db, meta).writeAt(tr, VALUE, offset, bytes);
+        return blob(keys, db, meta).writeAt(tr, LargeValues.VALUE_BLOB, offset, bytes);
     }
 
     /**
@@ -102,13 +101,13 @@ final class StringValues {
         KeyMeta object = new KeyMeta(RedisType.STRING, KeyMeta.OBJECT, meta == null ? 0 : meta.expireAtMillis(),
                 ObjectRef.payload(LargeValues.newObjectId(), new byte[0]));
         keys.put(tr, db, key, meta, object);
-        return blob(keys, db, object).write(tr, VALUE, meta == null ? new byte[0] : meta.payload()).thenApply(ignored -> object);
+        return blob(keys, db, object).write(tr, LargeValues.VALUE_BLOB, meta == null ? new byte[0] : meta.payload()).thenApply(ignored -> object);
     }
 
     /** Appends to a large string key's value, touching its last chunk and the new ones; the new length. */
     static CompletableFuture<Long> append(Transaction tr, KeyStore keys, int db, KeyMeta meta, byte[] tail) {
         checkWritable(tail.length);
-        return blob(keys, db, meta).append(tr, VALUE, tail);
+        return blob(keys, db, meta).append(tr, LargeValues.VALUE_BLOB, tail);
     }
 
     /**
@@ -148,7 +147,7 @@ final class StringValues {
         byte[] id = LargeValues.newObjectId();
         KeyMeta meta = new KeyMeta(RedisType.STRING, KeyMeta.OBJECT, expireAt, ObjectRef.payload(id, new byte[0]));
         keys.put(tr, db, key, old, meta);
-        return blob(keys, db, meta).write(tr, VALUE, value);
+        return blob(keys, db, meta).write(tr, LargeValues.VALUE_BLOB, value);
     }
 
     /**

@@ -67,7 +67,8 @@ public final class LargeValues {
     public static final int MAX_IN_TRANSACTION = 9_000_000;
     /** The blob layer's lease rule: 60 s at FoundationDB's one million versions a second. */
     private static final long LEASE_VERSIONS = 60_000_000L;
-    private static final byte[] VALUE = new byte[0];
+    /** The name of the one blob in a large string's object: the layout of every large string. */
+    public static final byte[] VALUE_BLOB = new byte[0];
 
     /**
      * A value staged for a command: the object it lives in, under database {@code db}, and
@@ -106,6 +107,15 @@ public final class LargeValues {
         this.leaseVersions = leaseVersions;
     }
 
+    /**
+     * Reads, over as many transactions as it takes, the value held by the large string object
+     * whose keys start with {@code objectPrefix} (the object must not change meanwhile); null if
+     * it holds none.
+     */
+    public static CompletableFuture<byte[]> readObject(Database db, byte[] objectPrefix) {
+        return new BlobStore(new Subspace(objectPrefix)).read(db, VALUE_BLOB);
+    }
+
     /** A fresh id for a large string's object: no read needed, see {@code StringValues}. */
     public static byte[] newObjectId() {
         byte[] id = new byte[17];
@@ -131,7 +141,7 @@ public final class LargeValues {
         Staged staged = new Staged(newObjectId(), db, value.length);
         byte[] record = records.pack(staged.id());
         return database.runAsync(tr -> renew(tr, record, db))
-                .thenCompose(ignored -> new BlobStore(keyspace.object(db, staged.id())).write(database, VALUE, value))
+                .thenCompose(ignored -> new BlobStore(keyspace.object(db, staged.id())).write(database, VALUE_BLOB, value))
                 .thenCompose(ignored -> database.runAsync(tr -> tr.get(record).thenCompose(current -> {
                     if (current == null) {
                         throw new RedisException("ERR the large value was abandoned while it was being written; try again");

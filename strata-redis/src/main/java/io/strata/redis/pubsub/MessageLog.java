@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * part's value starts with the number of parts. {@link MessageReader} reads the queue back.
  *
  * <p>A message larger than a transaction carries ({@link #appendStored}) was written before,
- * over many transactions, into an object of its own (a large string's layout: a
- * {@link io.strata.layers.blob.BlobStore} whose one blob is named by the empty string). Its
+ * over many transactions, into an object of its own, laid out as a large string is
+ * ({@link io.strata.redis.keyspace.LargeValues}). Its
  * record names the object instead of holding the message —
  * {@code kind[1] channelLength[4] channel objectPrefix}, cut into parts the same way — and its
  * part count has the {@link #STORED} bit set. A key {@code Q 'b' stamp seq} names the object
@@ -45,8 +45,6 @@ final class MessageLog {
     private static final byte[] ONE = PubSubKeys.littleEndian(1);
     /** The bit of the part count that marks a record naming the object a message is stored in. */
     private static final int STORED = 0x8000;
-    /** The name of the one blob in a stored message's object. */
-    static final byte[] STORED_NAME = new byte[0];
 
     private final PubSubKeys keys;
     private final AtomicLong seq = new AtomicLong();

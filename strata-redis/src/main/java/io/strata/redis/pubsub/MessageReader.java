@@ -3,8 +3,7 @@ package io.strata.redis.pubsub;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
-import com.apple.foundationdb.subspace.Subspace;
-import io.strata.layers.blob.BlobStore;
+import io.strata.redis.keyspace.LargeValues;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -174,7 +173,7 @@ final class MessageReader {
             if (out == messages) {
                 out = new ArrayList<>(messages);
             }
-            byte[] body = new BlobStore(new Subspace(m.storedAt())).read(db, MessageLog.STORED_NAME).join();
+            byte[] body = LargeValues.readObject(db, m.storedAt()).join();
             if (body == null) {
                 LOG.log(System.Logger.Level.WARNING, "pub/sub reader: a large message's object is missing; skipping it");
                 out.set(i, null);
