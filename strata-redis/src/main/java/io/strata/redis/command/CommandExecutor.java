@@ -284,8 +284,10 @@ public final class CommandExecutor {
     }
 
     /**
-     * Runs a connection's run of data requests, in order, in a lane; one reply per request. Each
-     * is accounted with an equal share of the unit's time (they ran in one transaction).
+     * Runs a connection's run of data requests, in order, in a lane — or, for a run of fast reads
+     * ({@link FastReads}), in a transaction of its own on the calling thread; one reply per
+     * request. Each is accounted with an equal share of the unit's time (they ran in one
+     * transaction).
      */
     public CompletableFuture<List<Reply>> runData(List<Prepared> requests) {
         List<Invocation> invocations = new ArrayList<>(requests.size());
@@ -299,6 +301,9 @@ public final class CommandExecutor {
         long startNanos = System.nanoTime();
         return staging.around(invocations.get(0).server(), args, invocations.get(0).db(), () -> {
             CommandLanes.Unit unit = new CommandLanes.Unit(invocations);
+            if (FastReads.runHere(server, invocations)) {
+                return lanes.runHere(unit);
+            }
             lanes.submit(unit);
             return unit.replies();
         }).thenApply(replies -> {

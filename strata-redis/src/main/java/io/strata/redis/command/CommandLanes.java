@@ -112,6 +112,27 @@ public final class CommandLanes {
         lane.enqueue(unit);
     }
 
+    /**
+     * Runs a unit of fast reads ({@link FastReads}) on the calling thread, in a transaction of
+     * its own, holding no lane: a transaction that writes nothing cannot conflict with a lane's
+     * batch, and cannot make one conflict. A failure the transaction's retries do not cure is
+     * every request's error reply.
+     */
+    CompletableFuture<List<Reply>> runHere(Unit unit) {
+        List<Unit> alone = List.of(unit);
+        return executor.runInTransaction(tr -> runInOrder(alone, tr)).handle((replies, error) -> {
+            if (error == null) {
+                return replies.get(0);
+            }
+            Reply failed = executor.errorReply(CommandExecutor.unwrap(error));
+            List<Reply> all = new ArrayList<>(unit.requests.size());
+            for (int i = 0; i < unit.requests.size(); i++) {
+                all.add(failed);
+            }
+            return all;
+        });
+    }
+
     private final class Lane {
         private final ArrayDeque<Unit> queue = new ArrayDeque<>();
         private boolean running;
