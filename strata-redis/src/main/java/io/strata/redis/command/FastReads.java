@@ -11,7 +11,7 @@ import java.util.List;
  * fsync. A read commits nothing, so for a lone read the lane adds only two thread hand-offs —
  * event loop to lane thread and back — each a wake-up and a context switch, more than a point
  * read costs. Answered on the event loop, unpipelined GETs from 50 clients took 11–14 instead
- * of 15–17 µs of server CPU each and ran 13–30% faster (docs/benchmarks.md, section 12).
+ * of 15–17 µs of server CPU each and ran 12–30% faster (docs/benchmarks.md, section 12).
  *
  * <h2>When</h2>
  * <ul>
