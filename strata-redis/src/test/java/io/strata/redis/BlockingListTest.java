@@ -168,6 +168,43 @@ class BlockingListTest extends BlockingTestSupport {
     }
 
     @Test
+    void clientUnblockSentRightBehindThePopFindsItBlocked() throws Exception {
+        // Lettuce's clientUnblock test: once CLIENT LIST shows the pop, CLIENT UNBLOCK follows at
+        // once, while the pop may still be in its first try; Redis has then always blocked it.
+        for (int i = 0; i < 20; i++) {
+            try (RespSocket blocked = new RespSocket(server.port())) {
+                blocked.command("CLIENT", "ID");
+                String id = blocked.reply().substring(1).trim();
+                // Many keys make the first try (one read each) outlast a CLIENT LIST round trip.
+                String[] pop = new String[2 + 2_000];
+                pop[0] = "BRPOP";
+                for (int k = 1; k <= 2_000; k++) {
+                    pop[k] = "unblock:q" + k;
+                }
+                pop[pop.length - 1] = "0";
+                blocked.command(pop);
+                String client = "id=" + id + " ";
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (!clientLine(client).contains(" cmd=brpop ")) {
+                    assertThat(System.nanoTime()).as("the pop is read").isLessThan(deadline);
+                    Thread.onSpinWait();
+                }
+                assertThat(raw(jedis, "CLIENT", "UNBLOCK", id, "ERROR")).isEqualTo(1L);
+                assertThat(blocked.reply()).startsWith("-UNBLOCKED client unblocked via CLIENT UNBLOCK");
+            }
+        }
+    }
+
+    private static String clientLine(String prefix) {
+        for (String line : jedis.clientList().split("\n")) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        return "";
+    }
+
+    @Test
     void thePushAnswersAfterTheHandOverAlongAChain() throws Exception {
         CompletableFuture<String> first = onOwnConnection(j -> j.blmove("l1", "l2", ListDirection.RIGHT, ListDirection.LEFT, 5.0));
         awaitBlocked(1);

@@ -61,8 +61,8 @@ class ServerCommandsTest extends ServerTestSupport {
 
     @Test
     void unsupportedFeaturesAreUnknownCommandsThatSayWhy() {
-        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "h", "1"))
-                .hasMessage("ERR unknown command 'REPLICAOF', with args beginning with: 'h' '1' "
+        assertThatThrownBy(() -> Raw.call(jedis, "PSYNC", "?", "-1"))
+                .hasMessage("ERR unknown command 'PSYNC', with args beginning with: '?' '-1' "
                         + "(replication is not supported by Strata's Redis-compatible server)");
         assertThatThrownBy(() -> Raw.call(jedis, "MODULE", "LIST")).hasMessageContaining("modules are not supported");
         assertThatThrownBy(() -> Raw.call(jedis, "RESTORE-ASKING", "k", "0", "x")).hasMessageContaining("cluster mode is not supported");
@@ -71,6 +71,24 @@ class ServerCommandsTest extends ServerTestSupport {
         assertThat(Raw.call(jedis, "CLIENT", "TRACKING", "off")).as("client-side caching is offered").isEqualTo("OK");
         assertThat(Raw.call(jedis, "CLIENT", "UNPAUSE")).as("client pausing is offered").isEqualTo("OK");
         assertThatThrownBy(() -> Raw.call(jedis, "CLIENT", "NOSUCH")).hasMessage("ERR unknown subcommand 'NOSUCH'. Try CLIENT HELP.");
+    }
+
+    @Test
+    void replicaofNoOneIsAcceptedByThisMasterAndFollowingAnotherServerIsRefused() {
+        // Redis on a master answers OK to NO ONE and changes nothing; this server is always a master.
+        assertThat(Raw.call(jedis, "REPLICAOF", "no", "one")).isEqualTo("OK");
+        assertThat(Raw.call(jedis, "SLAVEOF", "NO", "ONE")).isEqualTo("OK");
+        assertThat(Raw.call(jedis, "ROLE")).isEqualTo(List.of("master", 0L, List.of()));
+        // The port is checked as Redis checks it, before the refusal.
+        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "localhost", "x")).hasMessage("ERR Invalid master port");
+        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "localhost", "65536")).hasMessage("ERR Invalid master port");
+        assertThatThrownBy(() -> Raw.call(jedis, "SLAVEOF", "localhost", "-1")).hasMessage("ERR Invalid master port");
+        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "localhost", "6379"))
+                .hasMessage("ERR REPLICAOF host port is not supported: replication is not supported by Strata's Redis-compatible server");
+        assertThatThrownBy(() -> Raw.call(jedis, "SLAVEOF", "localhost", "0"))
+                .hasMessage("ERR SLAVEOF host port is not supported: replication is not supported by Strata's Redis-compatible server");
+        assertThat(Raw.call(jedis, "ROLE")).as("still a master").isEqualTo(List.of("master", 0L, List.of()));
+        assertThatThrownBy(() -> Raw.call(jedis, "REPLICAOF", "no")).hasMessage("ERR wrong number of arguments for 'replicaof' command");
     }
 
     @Test

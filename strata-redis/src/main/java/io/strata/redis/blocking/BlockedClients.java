@@ -180,6 +180,7 @@ public final class BlockedClients implements AutoCloseable {
             }
             w.retry = firstSettled;
         }
+        session.firstTryRunning(firstSettled);
         Predicate<byte[]> inLine = waitedOn.isEmpty() ? BlockingAttempt.NOBODY
                 : key -> waitedOn.contains(new WaitKey(db, ByteBuffer.wrap(key)));
         tryOnce(w, inLine).exceptionally(e -> Outcome.replied(errorReply(e))).thenAccept(first -> {

@@ -50,6 +50,8 @@ public final class ClientSession {
     private boolean multiDirty;
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
     private volatile BlockedWait blockedWait;
+    /** Completes when the first try of this connection's latest blocking command has settled (served, or blocked). */
+    private volatile java.util.concurrent.CompletableFuture<?> blockingFirstTry;
     private volatile boolean disconnected;
     /** Set once the connection's input has ended ({@link #closeWhenBlocked}). */
     private volatile Runnable closeWhenBlocked;
@@ -363,6 +365,27 @@ public final class ClientSession {
     public boolean unblock(Reply reply) {
         BlockedWait w = blockedWait;
         return w != null && w.unblock(reply);
+    }
+
+    /** Called by a blocking command as its first try starts; {@code settled} completes once that try has served it or it blocked. */
+    public void firstTryRunning(java.util.concurrent.CompletableFuture<?> settled) {
+        blockingFirstTry = settled;
+    }
+
+    /**
+     * {@link #unblock}, for CLIENT UNBLOCK: when this connection's blocking command is still in
+     * its first try, after that try. In Redis a blocking command that has been read has either
+     * been served or is blocked, never in between; here its first try is a transaction that
+     * takes a while, and an UNBLOCK sent after the command must not miss it (answering 0 and
+     * leaving it blocked). Ordered after the try, it unblocks a command that found nothing and
+     * answers 0 for one that was served, as Redis does.
+     */
+    public java.util.concurrent.CompletableFuture<Boolean> unblockAfterFirstTry(Reply reply) {
+        java.util.concurrent.CompletableFuture<?> first = blockingFirstTry;
+        if (first == null || first.isDone()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(unblock(reply));
+        }
+        return first.handle((settled, error) -> unblock(reply));
     }
 
     /**

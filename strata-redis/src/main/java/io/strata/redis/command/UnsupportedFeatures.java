@@ -9,14 +9,14 @@ import java.util.Set;
  * {@code container|subcommand}), so that the {@code ERR unknown command} or subcommand reply
  * says why: modules, replication and cluster mode's RESTORE-ASKING (docs/redis.md, "Not
  * supported"). CLUSTER, ASKING, READONLY and READWRITE are commands here, answering as a Redis
- * without cluster support does.
+ * without cluster support does; so is REPLICAOF, whose {@code NO ONE} a master accepts.
  * Consulted only for names the command table lacks, so a group that implements one of them
  * later needs no change here.
  */
 public final class UnsupportedFeatures {
     private static final Map<String, Set<String>> FEATURES = Map.of(
             "modules are", Set.of("module"),
-            "replication is", Set.of("replicaof", "slaveof", "sync", "psync", "replconf", "failover"),
+            "replication is", Set.of("sync", "psync", "replconf", "failover"),
             "cluster mode is", Set.of("restore-asking"));
 
     private UnsupportedFeatures() {

@@ -74,17 +74,16 @@ final class BlockingListCommands {
 
     private static CompletableFuture<Reply> popOne(Invocation inv, Transaction tr, List<byte[]> keys, int from, boolean left,
                                                    boolean strict, Predicate<byte[]> passOver) {
-        if (from >= keys.size()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        byte[] key = keys.get(from);
-        return openSource(tr, inv.server().keys(), inv.db(), key, inv.now(), strict, passOver).thenCompose(list -> {
-            if (list == null) {
-                return popOne(inv, tr, keys, from + 1, left, strict, passOver);
-            }
-            return list.pop(left, 1).thenApply(values -> {
-                list.save(left ? "lpop" : "rpop");
-                return Reply.array(Reply.bulk(key), Reply.bulk(values.get(0)));
+        return KeysInTurn.firstOf(keys.size() - from, i -> {
+            byte[] key = keys.get(from + i);
+            return openSource(tr, inv.server().keys(), inv.db(), key, inv.now(), strict, passOver).thenCompose(list -> {
+                if (list == null) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                return list.pop(left, 1).thenApply(values -> {
+                    list.save(left ? "lpop" : "rpop");
+                    return Reply.array(Reply.bulk(key), Reply.bulk(values.get(0)));
+                });
             });
         });
     }

@@ -71,21 +71,19 @@ final class BlockingSortedSetCommands {
      */
     private static CompletableFuture<Popped> popFirst(Invocation inv, Transaction tr, List<byte[]> keys, int from, boolean max,
                                                       long count, boolean strict, Predicate<byte[]> passOver) {
-        if (from >= keys.size()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        byte[] key = keys.get(from);
-        return inv.server().keys().getForWrite(tr, inv.db(), key, inv.now()).thenCompose(m -> {
-            boolean usable = m != null && m.type() == RedisType.ZSET && !passOver.test(key);
-            if (m != null && m.type() != RedisType.ZSET && strict) {
-                throw RedisException.wrongType();
-            }
-            if (!usable) {
-                return popFirst(inv, tr, keys, from + 1, max, count, strict, passOver);
-            }
-            return ZPopCommands.pop(inv, tr, key, max, count).thenCompose(popped -> popped == null || popped.isEmpty()
-                    ? popFirst(inv, tr, keys, from + 1, max, count, strict, passOver)
-                    : CompletableFuture.completedFuture(new Popped(key, popped)));
+        return KeysInTurn.firstOf(keys.size() - from, i -> {
+            byte[] key = keys.get(from + i);
+            return inv.server().keys().getForWrite(tr, inv.db(), key, inv.now()).thenCompose(m -> {
+                boolean usable = m != null && m.type() == RedisType.ZSET && !passOver.test(key);
+                if (m != null && m.type() != RedisType.ZSET && strict) {
+                    throw RedisException.wrongType();
+                }
+                if (!usable) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                return ZPopCommands.pop(inv, tr, key, max, count).thenApply(popped -> popped == null || popped.isEmpty()
+                        ? null : new Popped(key, popped));
+            });
         });
     }
 

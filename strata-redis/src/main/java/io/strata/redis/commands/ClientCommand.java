@@ -43,7 +43,7 @@ public final class ClientCommand {
         t.addSubcommand("client", "reply", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> reply(inv));
         t.addSubcommand("client", "no-evict", 3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
         t.addSubcommand("client", "no-touch", 3, "noscript loading stale", 0, 0, 0, "connection", LOCAL, (inv, tr) -> onOff(inv));
-        t.addSubcommand("client", "unblock", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(unblock(inv)));
+        t.addSubcommand("client", "unblock", -3, admin, 0, 0, 0, "connection", LOCAL, (inv, tr) -> unblock(inv));
         t.addSubcommand("client", "tracking", -3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> done(tracking(inv)));
         t.addSubcommand("client", "caching", 3, info, 0, 0, 0, "connection", LOCAL, (inv, tr) -> {
             String yesNo = inv.option(2);
@@ -325,8 +325,11 @@ public final class ClientCommand {
         return Reply.integer(killed);
     }
 
-    /** CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if the client was blocked and now is not, else 0. */
-    private static Reply unblock(Invocation inv) {
+    /**
+     * CLIENT UNBLOCK id [TIMEOUT|ERROR]: 1 if the client was blocked and now is not, else 0. A
+     * blocking command still in its first try is answered after it ({@link ClientSession#unblockAfterFirstTry}).
+     */
+    private static CompletableFuture<Reply> unblock(Invocation inv) {
         if (inv.argc() > 4) {
             throw new RedisException("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.");
         }
@@ -343,10 +346,10 @@ public final class ClientCommand {
         for (ClientSession c : inv.server().clients()) {
             if (c.id() == id) {
                 Reply reply = error ? Reply.error("UNBLOCKED client unblocked via CLIENT UNBLOCK") : null;
-                return c.unblock(reply) ? Reply.ONE : Reply.ZERO;
+                return c.unblockAfterFirstTry(reply).thenApply(unblocked -> unblocked ? Reply.ONE : Reply.ZERO);
             }
         }
-        return Reply.ZERO;
+        return done(Reply.ZERO);
     }
 
     private static Reply help() {

@@ -410,17 +410,16 @@ final class ListCommands {
      */
     static CompletableFuture<Reply> mpop(Invocation inv, Transaction tr, MpopArgs a, int from, boolean strict,
                                          Predicate<byte[]> passOver) {
-        if (from >= a.keys().size()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        byte[] key = a.keys().get(from);
-        return BlockingListCommands.openSource(tr, keys(inv), inv.db(), key, inv.now(), strict, passOver).thenCompose(list -> {
-            if (list == null) {
-                return mpop(inv, tr, a, from + 1, strict, passOver);
-            }
-            return list.pop(a.left(), a.count()).thenApply(values -> {
-                list.save(a.left() ? "lpop" : "rpop");
-                return Reply.array(Reply.bulk(key), Reply.bulks(values));
+        return KeysInTurn.firstOf(a.keys().size() - from, i -> {
+            byte[] key = a.keys().get(from + i);
+            return BlockingListCommands.openSource(tr, keys(inv), inv.db(), key, inv.now(), strict, passOver).thenCompose(list -> {
+                if (list == null) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                return list.pop(a.left(), a.count()).thenApply(values -> {
+                    list.save(a.left() ? "lpop" : "rpop");
+                    return Reply.array(Reply.bulk(key), Reply.bulks(values));
+                });
             });
         });
     }

@@ -48,6 +48,8 @@ final class ServerCommands {
         t.add("monitor", 1, "admin noscript loading stale", 0, 0, 0, "", LOCAL, (inv, tr) -> monitor(inv));
         t.add("role", 1, "noscript loading stale fast", 0, 0, 0, "admin dangerous", LOCAL,
                 (inv, tr) -> done(Reply.array(Reply.bulk("master"), Reply.ZERO, Reply.EMPTY_ARRAY)));
+        t.add("replicaof", 3, "admin noscript stale no_async_loading", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> replicaof(inv));
+        t.add("slaveof", 3, "admin noscript stale no_async_loading", 0, 0, 0, "admin dangerous", LOCAL, (inv, tr) -> replicaof(inv));
         t.add("wait", 3, "noscript", 0, 0, 0, "connection", LOCAL, (inv, tr) -> waitForReplicas(inv));
         t.add("swapdb", 3, "write fast", 0, 0, 0, "keyspace dangerous", DATA, ServerCommands::swapdb);
         ClusterCommands.register(t);
@@ -72,6 +74,26 @@ final class ServerCommands {
         }
         inv.server().monitor(inv.session());
         return done(Reply.OK);
+    }
+
+    /**
+     * REPLICAOF (and SLAVEOF) host port | NO ONE. {@code NO ONE} makes a replica a master;
+     * this server is always a master (ROLE), so it answers OK and changes nothing, as Redis
+     * does on a master. Following another server is replication, which is not supported: the
+     * port is checked as Redis checks it, then the request is refused, changing nothing
+     * (docs/redis.md, "Not supported"). Every process serving the same database already sees
+     * every write.
+     */
+    private static CompletableFuture<Reply> replicaof(Invocation inv) {
+        if (inv.option(1).equals("NO") && inv.option(2).equals("ONE")) {
+            return done(Reply.OK);
+        }
+        long port = inv.longArg(2, "ERR Invalid master port");
+        if (port < 0 || port > 65535) {
+            throw new RedisException("ERR Invalid master port");
+        }
+        throw new RedisException("ERR " + inv.spec().name().toUpperCase(java.util.Locale.ROOT)
+                + " host port is not supported: replication is not supported by Strata's Redis-compatible server");
     }
 
     /**

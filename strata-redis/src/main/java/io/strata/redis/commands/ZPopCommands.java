@@ -120,15 +120,9 @@ final class ZPopCommands {
     }
 
     private static CompletableFuture<Reply> firstNonEmpty(Invocation inv, Transaction tr, List<byte[]> keys, int at, boolean max, long count) {
-        if (at == keys.size()) {
-            return CompletableFuture.completedFuture(Reply.NULL_ARRAY);
-        }
-        return pop(inv, tr, keys.get(at), max, count).thenCompose(popped -> {
-            if (popped == null || popped.isEmpty()) {
-                return firstNonEmpty(inv, tr, keys, at + 1, max, count);
-            }
-            return CompletableFuture.completedFuture(mpopReply(keys.get(at), popped));
-        });
+        CompletableFuture<Reply> first = KeysInTurn.firstOf(keys.size() - at, i -> pop(inv, tr, keys.get(at + i), max, count)
+                .thenApply(popped -> popped == null || popped.isEmpty() ? null : mpopReply(keys.get(at + i), popped)));
+        return first.thenApply(reply -> reply == null ? Reply.NULL_ARRAY : reply);
     }
 
     /** ZMPOP's reply: the key, then [member, score] pairs. */
