@@ -334,15 +334,31 @@ public final class CommandExecutor {
         return runInTransactionBlocking(work, attempts -> { });
     }
 
+    /** FoundationDB's MVCC window: a transaction's reads fail with transaction_too_old past it. */
+    private static final long MVCC_WINDOW_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+    /** Attempts that ran past the window, after which a blocking run gives up instead of retrying. */
+    private static final int GIVE_UP_AFTER_OUTLIVED = 2;
+    static final String TOO_LONG = "ERR database error 1007: Transaction is too old to perform reads or be committed"
+            + " (the command needs longer than FoundationDB's 5-second transaction limit)";
+
     /**
      * {@link #runInTransactionBlocking(Function)}, calling {@code ended} with the number of
      * attempts once the transaction has committed or failed for good, before the clients it
      * unblocked are served: a lane releases its lanes there ({@link LaneLocks}), so that it
      * never waits on them holding one, and learns whether it had to retry.
+     *
+     * <p>A command that needs longer than the 5 s MVCC window fails with transaction_too_old
+     * on every attempt, which fdb-java's {@code run} retries for ever — and a lane thread would
+     * run it for ever, holding up every command of its lane. After two attempts that each ran
+     * past the window, the run gives up with the 1007 error as an error reply ({@link #TOO_LONG}),
+     * as FoundationDB's limits are reported elsewhere; a lane then reruns its batch a unit at a
+     * time, so only the command that is too long fails.
      */
     public <T> T runInTransactionBlocking(Function<Transaction, CompletableFuture<T>> work, IntConsumer ended) {
         Transaction[] last = new Transaction[1];
         int[] attempts = {0};
+        long[] attemptStarted = {0};
+        int[] outlived = {0};
         ChangeCounter changes = server.stats().changes;
         T result;
         try {
@@ -350,6 +366,12 @@ public final class CommandExecutor {
                 if (last[0] != null) {
                     changes.abandoned(last[0]);
                 }
+                long now = System.nanoTime();
+                if (attempts[0] > 0 && now - attemptStarted[0] >= MVCC_WINDOW_NANOS && ++outlived[0] >= GIVE_UP_AFTER_OUTLIVED) {
+                    // fdb-java's run would retry transaction_too_old for ever, and the lane with it.
+                    throw new RedisException(TOO_LONG);
+                }
+                attemptStarted[0] = now;
                 last[0] = tr;
                 attempts[0]++;
                 changes.begin(tr);

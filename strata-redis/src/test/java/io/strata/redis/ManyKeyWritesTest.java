@@ -1,0 +1,41 @@
+package io.strata.redis;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Commands that write many keys in one transaction: each key's write leaves a versionstamped
+ * change stamp, and the reads after it once checked every such stamp so far — a DEL of 20,000
+ * keys ran past the 5 s transaction limit and was retried for ever, holding up its lane.
+ */
+class ManyKeyWritesTest extends SharedServerTestSupport {
+    private static final int KEYS = 20_000;
+
+    @Test
+    @Timeout(120)
+    void twentyThousandKeysAreSetDeletedAndUnlinkedInOneCommandEach() {
+        List<String> pairs = new ArrayList<>();
+        String[] keys = new String[KEYS];
+        for (int i = 0; i < KEYS; i++) {
+            keys[i] = "many:w" + i;
+            pairs.add(keys[i]);
+            pairs.add("v" + i);
+        }
+        assertThat(jedis.msetnx(pairs.toArray(new String[0]))).isEqualTo(1L);
+        assertThat(jedis.exists(keys)).isEqualTo(KEYS);
+        assertThat(jedis.del(keys)).isEqualTo(KEYS);
+        assertThat(jedis.dbSize()).isZero();
+
+        jedis.mset(pairs.toArray(new String[0]));
+        assertThat(jedis.unlink(keys)).isEqualTo(KEYS);
+        assertThat(jedis.dbSize()).isZero();
+        // The lanes those keys fall in still answer.
+        jedis.set("many:after", "1");
+        assertThat(jedis.get("many:after")).isEqualTo("1");
+    }
+}
