@@ -4,7 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +22,7 @@ class ManyKeyWritesTest extends SharedServerTestSupport {
 
     @Test
     @Timeout(120)
-    void twentyThousandKeysAreSetDeletedAndUnlinkedInOneCommandEach() {
+    void twentyThousandKeysOrMembersAreWrittenAndRemovedInOneCommandEach() {
         List<String> pairs = new ArrayList<>();
         String[] keys = new String[KEYS];
         for (int i = 0; i < KEYS; i++) {
@@ -31,9 +35,18 @@ class ManyKeyWritesTest extends SharedServerTestSupport {
         assertThat(jedis.del(keys)).isEqualTo(KEYS);
         assertThat(jedis.dbSize()).isZero();
 
-        jedis.mset(pairs.toArray(new String[0]));
-        assertThat(jedis.unlink(keys)).isEqualTo(KEYS);
-        assertThat(jedis.dbSize()).isZero();
+        // ZREM of as many members, in random order, of one sorted set.
+        Map<String, Double> scores = new HashMap<>();
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            scores.put("m" + i, (double) (i % 997));
+            members.add("m" + i);
+        }
+        jedis.zadd("many:z", scores);
+        Collections.shuffle(members, new Random(7));
+        assertThat(jedis.zrem("many:z", members.subList(0, KEYS - 1).toArray(new String[0]))).isEqualTo(KEYS - 1);
+        assertThat(jedis.zrangeWithScores("many:z", 0, -1)).hasSize(1);
+        assertThat(jedis.zrank("many:z", members.get(KEYS - 1))).isZero();
         // The lanes those keys fall in still answer.
         jedis.set("many:after", "1");
         assertThat(jedis.get("many:after")).isEqualTo("1");

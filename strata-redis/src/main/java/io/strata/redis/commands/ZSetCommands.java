@@ -182,16 +182,30 @@ final class ZSetCommands {
                     members.add(inv.arg(i));
                 }
             }
-            AtomicLong removed = new AtomicLong();
-            return ZSets.sequentially(members, m -> z.set().score(tr, m).thenCompose(old -> {
-                if (old == null) {
-                    return CompletableFuture.completedFuture(null);
+            // Every score first, then the removals from the highest element down: a removal
+            // searches each level for the element's predecessor, and removed ones lower down
+            // would lie in that search's way (ascending order made ZREM quadratic: 10,000
+            // members 3.8 s, 20,000 past the transaction limit).
+            List<CompletableFuture<Double>> scores = new ArrayList<>(members.size());
+            for (byte[] m : members) {
+                scores.add(z.set().score(tr, m));
+            }
+            return CompletableFuture.allOf(scores.toArray(new CompletableFuture[0])).thenCompose(read -> {
+                List<byte[]> elements = new ArrayList<>();
+                for (int i = 0; i < members.size(); i++) {
+                    Double old = scores.get(i).join();
+                    if (old != null) {
+                        elements.add(ZSetObject.element(old, members.get(i)));
+                    }
                 }
-                removed.incrementAndGet();
-                return z.set().remove(tr, m, old);
-            })).thenCompose(ignored -> removed.get() == 0 ? CompletableFuture.completedFuture(null)
-                    : ZSets.settle(inv, tr, key, z, "zrem"))
-                    .thenApply(ignored -> Reply.integer(removed.get()));
+                if (elements.isEmpty()) {
+                    return CompletableFuture.completedFuture(Reply.ZERO);
+                }
+                elements.sort((a, b) -> java.util.Arrays.compareUnsigned(b, a));
+                return ZSets.sequentially(elements, e -> z.set().removeElement(tr, e))
+                        .thenCompose(ignored -> ZSets.settle(inv, tr, key, z, "zrem"))
+                        .thenApply(ignored -> Reply.integer(elements.size()));
+            });
         });
     }
 
