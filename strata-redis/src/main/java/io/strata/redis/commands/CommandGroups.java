@@ -7,6 +7,13 @@ public final class CommandGroups {
     private CommandGroups() {
     }
 
+    /** A new table holding every command this server offers. */
+    public static CommandTable all() {
+        CommandTable table = new CommandTable();
+        registerAll(table);
+        return table;
+    }
+
     public static void registerAll(CommandTable table) {
         ConnectionCommands.register(table);
         TransactionCommands.register(table);

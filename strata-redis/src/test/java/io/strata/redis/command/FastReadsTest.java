@@ -6,13 +6,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FastReadsTest {
-    private final CommandTable table = table();
-
-    private static CommandTable table() {
-        CommandTable t = new CommandTable();
-        CommandGroups.registerAll(t);
-        return t;
-    }
+    private final CommandTable table = CommandGroups.all();
 
     @Test
     void redisFastReadsAreAnsweredHereInMemoryAndOnACluster() {

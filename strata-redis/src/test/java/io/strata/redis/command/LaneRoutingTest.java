@@ -9,13 +9,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class LaneRoutingTest {
-    private final CommandTable table = table();
-
-    private static CommandTable table() {
-        CommandTable t = new CommandTable();
-        CommandGroups.registerAll(t);
-        return t;
-    }
+    private final CommandTable table = CommandGroups.all();
 
     @Test
     void aSingleKeyRequestTakesItsKeysLane() {
