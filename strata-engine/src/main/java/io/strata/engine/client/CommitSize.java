@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -78,7 +77,7 @@ final class CommitSize {
                 case Mutation.SET_VALUE -> stacks.put(key, known(m.param()));
                 case Mutation.CLEAR_RANGE -> {
                     stacks.subMap(key, true, m.param(), false).clear();
-                    addMerged(cleared, key, m.param());
+                    Intervals.addMerged(cleared, key, m.param());
                 }
                 // Its key is not known before commit: a stack of its own.
                 case Mutation.SET_VERSIONSTAMPED_KEY -> size += MUTATION_OVERHEAD + m.size();
@@ -163,26 +162,6 @@ final class CommitSize {
     private static boolean inside(TreeMap<byte[], byte[]> intervals, byte[] key) {
         Map.Entry<byte[], byte[]> r = intervals.floorEntry(key);
         return r != null && ByteKeys.compare(key, r.getValue()) < 0;
-    }
-
-    /** Adds {@code [begin, end)} to disjoint intervals, merging overlapping and adjacent ones. */
-    private static void addMerged(TreeMap<byte[], byte[]> intervals, byte[] begin, byte[] end) {
-        if (ByteKeys.compare(begin, end) >= 0) {
-            return;
-        }
-        byte[] b = begin;
-        byte[] e = end;
-        Map.Entry<byte[], byte[]> before = intervals.floorEntry(b);
-        if (before != null && ByteKeys.compare(before.getValue(), b) >= 0) {
-            b = before.getKey();
-            e = ByteKeys.max(e, before.getValue());
-        }
-        NavigableMap<byte[], byte[]> covered = intervals.subMap(b, true, e, true);
-        for (byte[] otherEnd : covered.values()) {
-            e = ByteKeys.max(e, otherEnd);
-        }
-        covered.clear();
-        intervals.put(b, e);
     }
 
     /** Conflict ranges as the native transaction gets them: merged, each with its overhead. */

@@ -136,11 +136,11 @@ final class WriteMap {
 
     void clearRange(byte[] begin, byte[] end) {
         entries.removeRange(begin, end);
-        addMerged(cleared, begin, end);
+        Intervals.addMerged(cleared, begin, end);
         // A clear makes a possibly-versionstamped range plainly empty again for keys it covers.
         if (unreadable.subMap(begin, true, end, false).entrySet().removeIf(r -> ByteKeys.compare(r.getValue(), end) <= 0)) {
             unreadableUnion.clear();
-            unreadable.forEach((b, e) -> addMerged(unreadableUnion, b, e));
+            unreadable.forEach((b, e) -> Intervals.addMerged(unreadableUnion, b, e));
         }
     }
 
@@ -204,28 +204,8 @@ final class WriteMap {
         if (ByteKeys.compare(begin, end) < 0) {
             byte[] old = unreadable.get(begin);
             unreadable.put(begin, old == null ? end : ByteKeys.max(old, end));
-            addMerged(unreadableUnion, begin, end);
+            Intervals.addMerged(unreadableUnion, begin, end);
         }
-    }
-
-    /**
-     * Adds {@code [begin, end)} to {@code intervals} (disjoint, begin -> end), merged with the
-     * intervals it overlaps or touches, so they stay disjoint.
-     */
-    private static void addMerged(TreeMap<byte[], byte[]> intervals, byte[] begin, byte[] end) {
-        byte[] b = begin;
-        byte[] e = end;
-        Map.Entry<byte[], byte[]> before = intervals.floorEntry(b);
-        if (before != null && ByteKeys.compare(before.getValue(), b) >= 0) {
-            b = before.getKey();
-            e = ByteKeys.max(e, before.getValue());
-        }
-        NavigableMap<byte[], byte[]> met = intervals.subMap(b, true, e, true);
-        for (byte[] otherEnd : met.values()) {
-            e = ByteKeys.max(e, otherEnd);
-        }
-        met.clear();
-        intervals.put(b, e);
     }
 
     /** The entry for {@code key}, or null when the transaction did not write it. */
