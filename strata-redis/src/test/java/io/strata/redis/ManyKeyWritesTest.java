@@ -47,6 +47,15 @@ class ManyKeyWritesTest extends SharedServerTestSupport {
         assertThat(jedis.zrem("many:z", members.subList(0, KEYS - 1).toArray(new String[0]))).isEqualTo(KEYS - 1);
         assertThat(jedis.zrangeWithScores("many:z", 0, -1)).hasSize(1);
         assertThat(jedis.zrank("many:z", members.get(KEYS - 1))).isZero();
+        // ZPOPMIN and ZREMRANGEBYSCORE of as many (they remove in one command too).
+        jedis.zadd("many:z", scores);
+        List<redis.clients.jedis.resps.Tuple> popped = jedis.zpopmin("many:z", KEYS);
+        assertThat(popped).hasSize(KEYS);
+        assertThat(popped.get(0).getScore()).isZero();
+        assertThat(popped.get(KEYS - 1).getScore()).isEqualTo(996.0);
+        jedis.zadd("many:z", scores);
+        assertThat(jedis.zremrangeByScore("many:z", "-inf", "+inf")).isEqualTo(KEYS);
+        assertThat(jedis.exists("many:z")).isFalse();
         // The lanes those keys fall in still answer.
         jedis.set("many:after", "1");
         assertThat(jedis.get("many:after")).isEqualTo("1");

@@ -69,7 +69,7 @@ final class ZPopCommands {
             }
             int limit = (int) Math.min(count, Integer.MAX_VALUE);
             return z.set().ranked().scan(tr, new byte[0], null, limit, max).asList().thenCompose(popped ->
-                    ZSets.sequentially(popped, e -> z.set().removeElement(tr, e))
+                    z.set().removeElements(tr, popped)
                             .thenCompose(ignored -> ZSets.settle(inv, tr, key, z, max ? "zpopmax" : "zpopmin"))
                             .thenApply(ignored -> popped));
         });

@@ -261,7 +261,7 @@ final class ZRangeCommands {
             } else {
                 doomed = lex.empty() ? CompletableFuture.completedFuture(List.of()) : lexElements(tr, z.set(), lex, false);
             }
-            return doomed.thenCompose(list -> ZSets.sequentially(list, e -> z.set().removeElement(tr, e))
+            return doomed.thenCompose(list -> z.set().removeElements(tr, list)
                     .thenCompose(ignored -> list.isEmpty() ? CompletableFuture.completedFuture(null)
                             // The event is the command's name: zremrangebyrank, zremrangebyscore or zremrangebylex.
                             : ZSets.settle(inv, tr, key, z, inv.spec().name()))

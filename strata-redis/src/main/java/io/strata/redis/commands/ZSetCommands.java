@@ -182,10 +182,7 @@ final class ZSetCommands {
                     members.add(inv.arg(i));
                 }
             }
-            // Every score first, then the removals from the highest element down: a removal
-            // searches each level for the element's predecessor, and removed ones lower down
-            // would lie in that search's way (ascending order made ZREM quadratic: 10,000
-            // members 3.8 s, 20,000 past the transaction limit).
+            // Every score first, then the elements removed highest first (ZSetObject.removeElements).
             List<CompletableFuture<Double>> scores = new ArrayList<>(members.size());
             for (byte[] m : members) {
                 scores.add(z.set().score(tr, m));
@@ -201,8 +198,7 @@ final class ZSetCommands {
                 if (elements.isEmpty()) {
                     return CompletableFuture.completedFuture(Reply.ZERO);
                 }
-                elements.sort((a, b) -> java.util.Arrays.compareUnsigned(b, a));
-                return ZSets.sequentially(elements, e -> z.set().removeElement(tr, e))
+                return z.set().removeElements(tr, elements)
                         .thenCompose(ignored -> ZSets.settle(inv, tr, key, z, "zrem"))
                         .thenApply(ignored -> Reply.integer(elements.size()));
             });

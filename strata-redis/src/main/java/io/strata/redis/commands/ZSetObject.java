@@ -130,6 +130,18 @@ final class ZSetObject {
         return ranked.remove(tr, element(old, member)).thenApply(ignored -> null);
     }
 
+    /**
+     * Removes elements as read from the ranked set, highest first: a removal searches each
+     * level for the element's predecessor, and elements this transaction removed below it
+     * would lie in that search's way, so removing in ascending order made ZREM, ZPOPMIN and
+     * ZREMRANGEBY* quadratic (10,000 members 3.5–3.8 s; 20,000 past the 5 s limit).
+     */
+    CompletableFuture<Void> removeElements(Transaction tr, java.util.List<byte[]> elements) {
+        java.util.List<byte[]> highestFirst = new java.util.ArrayList<>(elements);
+        highestFirst.sort((a, b) -> Arrays.compareUnsigned(b, a));
+        return ZSets.sequentially(highestFirst, e -> removeElement(tr, e));
+    }
+
     /** Removes the element {@code sortable(score) ++ member} as read from the ranked set. */
     CompletableFuture<Void> removeElement(Transaction tr, byte[] element) {
         return remove(tr, memberOf(element), scoreOf(element));
