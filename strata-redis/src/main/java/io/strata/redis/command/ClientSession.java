@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -51,7 +52,7 @@ public final class ClientSession {
     private final Map<WatchedKey, WatchState> watched = new LinkedHashMap<>();
     private volatile BlockedWait blockedWait;
     /** Completes when the first try of this connection's latest blocking command has settled (served, or blocked). */
-    private volatile java.util.concurrent.CompletableFuture<?> blockingFirstTry;
+    private volatile CompletableFuture<?> blockingFirstTry;
     private volatile boolean disconnected;
     /** Set once the connection's input has ended ({@link #closeWhenBlocked}). */
     private volatile Runnable closeWhenBlocked;
@@ -368,7 +369,7 @@ public final class ClientSession {
     }
 
     /** Called by a blocking command as its first try starts; {@code settled} completes once that try has served it or it blocked. */
-    public void firstTryRunning(java.util.concurrent.CompletableFuture<?> settled) {
+    public void firstTryRunning(CompletableFuture<?> settled) {
         blockingFirstTry = settled;
     }
 
@@ -380,10 +381,10 @@ public final class ClientSession {
      * leaving it blocked). Ordered after the try, it unblocks a command that found nothing and
      * answers 0 for one that was served, as Redis does.
      */
-    public java.util.concurrent.CompletableFuture<Boolean> unblockAfterFirstTry(Reply reply) {
-        java.util.concurrent.CompletableFuture<?> first = blockingFirstTry;
+    public CompletableFuture<Boolean> unblockAfterFirstTry(Reply reply) {
+        CompletableFuture<?> first = blockingFirstTry;
         if (first == null || first.isDone()) {
-            return java.util.concurrent.CompletableFuture.completedFuture(unblock(reply));
+            return CompletableFuture.completedFuture(unblock(reply));
         }
         return first.handle((settled, error) -> unblock(reply));
     }

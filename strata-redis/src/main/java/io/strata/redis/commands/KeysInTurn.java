@@ -3,6 +3,7 @@ package io.strata.redis.commands;
 import com.apple.foundationdb.async.AsyncUtil;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
@@ -28,16 +29,15 @@ final class KeysInTurn {
      */
     static <T> CompletableFuture<T> firstOf(int keys, IntFunction<CompletableFuture<T>> attempt) {
         int[] next = {0};
-        @SuppressWarnings("unchecked")
-        T[] found = (T[]) new Object[1];
+        AtomicReference<T> found = new AtomicReference<>();
         return AsyncUtil.whileTrue(() -> {
             if (next[0] >= keys) {
                 return AsyncUtil.READY_FALSE;
             }
             return attempt.apply(next[0]++).thenApply(result -> {
-                found[0] = result;
+                found.set(result);
                 return result == null;
             });
-        }, Runnable::run).thenApply(ignored -> found[0]);
+        }, Runnable::run).thenApply(ignored -> found.get());
     }
 }
