@@ -5,9 +5,12 @@ import io.strata.engine.util.ByteKeys;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
- * Sorts a batch's writes by key for {@link PackedStore}: a stable merge sort of indexes
+ * Sorts a batch's writes by key for the stores under the window ({@link PackedStore}, whose
+ * round rebuilds each leaf once, and RocksDB, whose memtable inserts keys that arrive in order
+ * next to the previous one instead of searching its skip list for each): a stable merge sort of indexes
  * ({@code int}s, not boxed) that compares each key's first sixteen bytes as two unsigned
  * {@code long}s and only on a tie of longer keys the whole keys — for keys of up to 16 bytes
  * (counters, IDs, hashed interning keys, even with a shared prefix) comparisons of numbers
@@ -15,7 +18,7 @@ import java.nio.ByteOrder;
  *
  * <p>Not thread-safe: the store's writer only; its scratch arrays are reused.
  */
-final class KeyOrder {
+public final class KeyOrder {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final int INSERTION = 16;
 
@@ -30,7 +33,7 @@ final class KeyOrder {
      * Drops scratch arrays a large round grew: kept, they would hold 20 bytes per key of the
      * largest round ever written for as long as the store lives.
      */
-    void trim() {
+    public void trim() {
         if (prefixes.length > KEPT_CAPACITY) {
             prefixes = new long[64];
             seconds = new long[64];
@@ -38,6 +41,23 @@ final class KeyOrder {
         if (scratch.length > KEPT_CAPACITY) {
             scratch = new int[64];
         }
+    }
+
+    /**
+     * The indexes {@code [from, to)} of {@code keys} in key order, keeping of equal keys only
+     * the last one: what applying the writes in index order would leave.
+     */
+    public int[] sortedLastWins(byte[][] keys, int from, int to) {
+        // Stable: a key's writes stay in index order, so the last of a run of equal keys wins.
+        int[] order = sort(keys, from, to);
+        int kept = 0;
+        for (int i = 0; i < order.length; i++) {
+            if (i + 1 < order.length && Arrays.equals(keys[order[i]], keys[order[i + 1]])) {
+                continue;
+            }
+            order[kept++] = order[i];
+        }
+        return kept == order.length ? order : Arrays.copyOf(order, kept);
     }
 
     /**

@@ -52,20 +52,6 @@ final class PackedBatch implements DiskStore.Batch {
         return size;
     }
 
-    /** Indexes of the point writes {@code [from, to)} sorted by key, keeping only each key's last. */
-    int[] sortedLastWins(KeyOrder sorter, int from, int to) {
-        // Stable: a key's writes stay in batch order, so the last of a run of equal keys wins.
-        int[] order = sorter.sort(keys, from, to);
-        int kept = 0;
-        for (int i = 0; i < order.length; i++) {
-            if (i + 1 < order.length && Arrays.equals(keys[order[i]], keys[order[i + 1]])) {
-                continue;
-            }
-            order[kept++] = order[i];
-        }
-        return Arrays.copyOf(order, kept);
-    }
-
     /** Entries kept allocated by {@link #clear}; a larger batch's arrays are dropped. */
     static final int KEPT_CAPACITY = 16_384;
 

@@ -391,7 +391,7 @@ public final class PackedStore implements DiskStore {
                 while (end < n && ops.kinds[end] != PackedBatch.DELETE_RANGE) {
                     end++;
                 }
-                int[] order = ops.sortedLastWins(keyOrder, i, end);
+                int[] order = keyOrder.sortedLastWins(ops.keys, i, end);
                 replaced = apply(root, height, ops, order, 0, order.length);
                 i = end;
             }
