@@ -216,7 +216,8 @@ public final class ShardMap {
 
     /** Whether {@code key} lies in {@code \xff/keyServers/}. */
     public static boolean isKeyServersKey(byte[] key) {
-        return ByteKeys.compare(key, KEY_SERVERS_BEGIN) >= 0 && ByteKeys.compare(key, KEY_SERVERS_END) < 0;
+        return key.length > 0 && key[0] == (byte) 0xff // most keys are user keys: one byte decides
+                && ByteKeys.compare(key, KEY_SERVERS_BEGIN) >= 0 && ByteKeys.compare(key, KEY_SERVERS_END) < 0;
     }
 
     /** Whether {@code [begin, end)} meets {@code \xff/keyServers/}. */
