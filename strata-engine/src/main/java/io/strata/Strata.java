@@ -75,6 +75,7 @@ public final class Strata {
         private Storage storage;
         private long diskCacheBytes = -1;
         private Completion completion = Completion.IMMEDIATE;
+        private MvccWindow mvccWindow = MvccWindow.FIVE_SECONDS;
 
         private Builder() {}
 
@@ -182,9 +183,22 @@ public final class Strata {
             return this;
         }
 
+        /**
+         * How long old versions stay readable (default {@link MvccWindow#FIVE_SECONDS},
+         * FoundationDB's); {@link MvccWindow#OPEN_TRANSACTIONS} keeps them only for the open
+         * transactions that may read them.
+         */
+        public Builder mvccWindow(MvccWindow window) {
+            this.mvccWindow = Objects.requireNonNull(window);
+            return this;
+        }
+
         private Engine limited(Engine engine) {
             if (memoryLimit >= 0) {
                 engine.pipeline().memoryLimit(memoryLimit);
+            }
+            if (mvccWindow == MvccWindow.OPEN_TRANSACTIONS) {
+                engine.pipeline().keepVersionsForOpenTransactions();
             }
             return engine;
         }

@@ -19,6 +19,7 @@ import io.strata.engine.commit.CommitRequest;
 import io.strata.engine.commit.CommitResult;
 import io.strata.engine.commit.ConflictRanges;
 import io.strata.engine.commit.Mutation;
+import io.strata.engine.commit.OpenReadVersions;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.fault.FaultPolicy;
 import io.strata.engine.util.ByteKeys;
@@ -138,6 +139,11 @@ final class EngineTransaction extends TransactionOverloads {
 
     long readVersion = -1;
     CompletableFuture<Long> readVersionFuture;
+    /**
+     * Keeps this transaction's read version readable (see {@link OpenReadVersions}) until it
+     * ends: released once, by {@link #releaseReadHold}. Null without one.
+     */
+    OpenReadVersions.ReadHold readHold;
     /** The running commit-size estimate (see {@link CommitSize#worthComputing}): every write and conflict range. */
     long mutationBytes;
     long conflictBytes;
@@ -241,6 +247,7 @@ final class EngineTransaction extends TransactionOverloads {
                 return;
             }
             reset = error;
+            releaseReadHold(); // every later read fails with the error
             toFail = new ArrayList<>(pending);
             pending.clear();
             if (keepsCommitInFlight(toFail)) {
@@ -291,6 +298,7 @@ final class EngineTransaction extends TransactionOverloads {
                     && (versionstamp == null || versionstamp.isDone() || state == State.COMMITTED);
             if (idle) {
                 closed = true;
+                releaseReadHold();
                 if (timeoutTask != null) {
                     timeoutTask.cancel(false);
                 }
@@ -300,6 +308,7 @@ final class EngineTransaction extends TransactionOverloads {
             abort(FdbError.TRANSACTION_CANCELLED.exception());
             synchronized (this) {
                 closed = true;
+                releaseReadHold();
             }
         }
     }
@@ -937,6 +946,15 @@ final class EngineTransaction extends TransactionOverloads {
             timeoutTask.cancel(false);
         }
         closed = true;
+        releaseReadHold();
+    }
+
+    /** Lets the window drop what only this transaction could still read. Called with the monitor held. */
+    private void releaseReadHold() {
+        if (readHold != null) {
+            readHold.release();
+            readHold = null;
+        }
     }
 
     static Throwable unwrap(Throwable t) {

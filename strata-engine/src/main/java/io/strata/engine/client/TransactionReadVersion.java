@@ -1,7 +1,10 @@
 package io.strata.engine.client;
 
+import io.strata.engine.commit.OpenReadVersions;
+
 import com.apple.foundationdb.FDBException;
 import io.strata.engine.Engine;
+import io.strata.engine.commit.OpenReadVersions;
 import io.strata.engine.error.FdbError;
 import io.strata.engine.version.VersionClock;
 
@@ -66,6 +69,10 @@ final class TransactionReadVersion {
         if (tx.readVersionFuture == null) {
             Engine engine = tx.engine;
             engine.workload().transactionStarted();
+            OpenReadVersions open = engine.pipeline().openReadVersions();
+            if (open != null) {
+                tx.readHold = open.hold(); // before the version is taken (see OpenReadVersions)
+            }
             long delay = engine.latency().readVersionMicros();
             if (delay == 0) {
                 tx.readVersion = engine.pipeline().visibleVersion();

@@ -128,6 +128,16 @@ public final class CommitPipeline implements AutoCloseable {
     private volatile long memoryLimit = defaultMemoryLimit();
     /** Guarded by {@code leadership}. */
     private long lastPruneVersion;
+    /**
+     * Under {@link io.strata.MvccWindow#OPEN_TRANSACTIONS}, the transactions that may still
+     * read; null under the five-second window. Set once, before the first transaction.
+     */
+    private volatile OpenReadVersions openReadVersions;
+    /**
+     * The oldest version an open transaction may read, as of the last pruning (with
+     * {@link #openReadVersions} only). Guarded by {@code leadership}.
+     */
+    private long heldFloor = Long.MIN_VALUE;
     /** The batch being run, reused. Guarded by {@code leadership}. */
     private final List<Object> batch = new ArrayList<>(MAX_BATCH);
     /**
@@ -161,6 +171,22 @@ public final class CommitPipeline implements AutoCloseable {
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
         this.thread.start();
+    }
+
+    /**
+     * Keeps versions only while an open transaction may read them (see
+     * {@link io.strata.MvccWindow#OPEN_TRANSACTIONS}), never longer than five seconds. Call
+     * before the first transaction starts.
+     */
+    public void keepVersionsForOpenTransactions() {
+        if (openReadVersions == null) {
+            openReadVersions = new OpenReadVersions(visibleVersion);
+        }
+    }
+
+    /** The open transactions' read versions, or null under the five-second window. Any thread. */
+    public OpenReadVersions openReadVersions() {
+        return openReadVersions;
     }
 
     /** Bytes of other writes each clear may carry past the memory limit (see {@link #memoryLimit(long)}). */
@@ -436,7 +462,7 @@ public final class CommitPipeline implements AutoCloseable {
 
     private void processBatch(List<Object> batch) {
         long version = clock.nextCommitVersion();
-        long oldestReadable = version - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS;
+        long oldestReadable = Math.max(version - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS, heldFloor);
         boolean checkWatches = !watches.isEmpty();
         int order = 0;
         List<CommitRequest> done = null;
@@ -511,6 +537,12 @@ public final class CommitPipeline implements AutoCloseable {
         store.publishBytes();
         counters.addCommitted(done == null ? 0 : done.size(), mutationCount, mutationBytes);
         if (version - lastPruneVersion >= PRUNE_INTERVAL_VERSIONS) {
+            OpenReadVersions open = openReadVersions;
+            if (open != null) {
+                // Every transaction that begins from here on reads at visibleVersion or later.
+                heldFloor = open.floor(visibleVersion, version - VersionClock.MAX_READ_TRANSACTION_LIFE_VERSIONS);
+                oldestReadable = Math.max(oldestReadable, heldFloor);
+            }
             store.pruneBefore(oldestReadable);
             history.pruneBefore(oldestReadable);
             lastPruneVersion = version;
