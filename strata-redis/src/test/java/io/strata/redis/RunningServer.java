@@ -1,6 +1,7 @@
 package io.strata.redis;
 
 import com.apple.foundationdb.Database;
+import io.strata.MvccWindow;
 import io.strata.Strata;
 import io.strata.redis.command.RedisConfig;
 import io.strata.redis.server.RedisServer;
@@ -19,7 +20,7 @@ public final class RunningServer implements AutoCloseable {
     public final AtomicLong clock = new AtomicLong(System.currentTimeMillis());
 
     private RunningServer(RedisConfig config) throws InterruptedException {
-        database = Strata.inMemory();
+        database = Strata.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS).inMemory(); // as `strata serve redis`
         try {
             server = RedisServer.start(database, config.withPort(0), clock::get);
         } catch (RuntimeException | InterruptedException e) {

@@ -1,6 +1,7 @@
 package io.strata.cli.serve;
 
 import com.apple.foundationdb.Database;
+import io.strata.MvccWindow;
 import io.strata.Storage;
 import io.strata.Strata;
 import io.strata.cli.ClusterDatabase;
@@ -116,7 +117,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
         Database database;
         String where;
         if (memory) {
-            database = Strata.inMemory();
+            database = Strata.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS).inMemory();
             settings = settings.withDurable(false);
             where = "in memory only (--memory): data is lost when the server stops";
         } else if (clusterFile != null) {
@@ -129,7 +130,9 @@ public final class ServeRedisCommand implements Callable<Integer> {
             where = "on the FoundationDB cluster of " + clusterFile;
         } else {
             Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath().normalize();
-            Strata.Builder builder = storageOptions.builder();
+            // The server owns its engine and never sets read versions: versions need to stay
+            // readable only for its open transactions (MvccWindow.OPEN_TRANSACTIONS).
+            Strata.Builder builder = storageOptions.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS);
             if (storageOptions.storage() == null && configStorage != null) {
                 builder.storage(configStorage);
             }

@@ -124,37 +124,44 @@ final class MessageReader {
 
     /** Reads and delivers one batch; if it was the last, waits for the tail to move, a wake-up or the next beat. */
     private void pass(CompletableFuture<Void> woken, long nextBeat) {
+        long readVersion;
+        List<KeyValue> rows;
+        boolean full;
+        CompletableFuture<Void> watch;
+        // The transaction ends with its commit, not after the wait below: the watch outlives
+        // it (it is the database's from the commit on), and an open transaction would keep
+        // every version since its read version in memory (MvccWindow.OPEN_TRANSACTIONS).
         try (Transaction tr = db.createTransaction()) {
-            long readVersion = tr.getReadVersion().join();
+            readVersion = tr.getReadVersion().join();
             byte[] begin = cursor == null ? keys.queueRange().begin : PubSubKeys.concat(cursor, (byte) 0);
-            List<KeyValue> rows = tr.getRange(begin, keys.queueRange().end, BATCH_ROWS).asList().join();
-            boolean full = rows.size() == BATCH_ROWS;
-            CompletableFuture<Void> watch = full ? null : tr.watch(keys.tail());
+            rows = tr.getRange(begin, keys.queueRange().end, BATCH_ROWS).asList().join();
+            full = rows.size() == BATCH_ROWS;
+            watch = full ? null : tr.watch(keys.tail());
             tr.commit().join();
-            List<MessageLog.Message> decoded = log.decode(rows);
-            List<MessageLog.Message> messages = readStored(decoded);
-            awaitChangesInFlight();
-            hub.deliver(messages);
-            if (!decoded.isEmpty()) {
-                cursor = decoded.get(decoded.size() - 1).lastKey();
-            }
-            if (full) {
-                return;
-            }
-            caughtUp(readVersion);
-            long wait = nextBeat - System.nanoTime() / 1_000_000;
-            try {
-                CompletableFuture.anyOf(watch, woken).get(Math.max(wait, 1), TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // time to beat
-            } catch (ExecutionException e) {
-                // the watch failed (too many watches, a closing database): poll instead
-                pause(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                watch.cancel(true);
-            }
+        }
+        List<MessageLog.Message> decoded = log.decode(rows);
+        List<MessageLog.Message> messages = readStored(decoded);
+        awaitChangesInFlight();
+        hub.deliver(messages);
+        if (!decoded.isEmpty()) {
+            cursor = decoded.get(decoded.size() - 1).lastKey();
+        }
+        if (full) {
+            return;
+        }
+        caughtUp(readVersion);
+        long wait = nextBeat - System.nanoTime() / 1_000_000;
+        try {
+            CompletableFuture.anyOf(watch, woken).get(Math.max(wait, 1), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // time to beat
+        } catch (ExecutionException e) {
+            // the watch failed (too many watches, a closing database): poll instead
+            pause(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            watch.cancel(true);
         }
     }
 
