@@ -62,11 +62,13 @@ class LargePubSubMessagesTest extends SharedServerTestSupport {
     void aChannelNameLongerThanOneDatabaseValueWithALargeMessage() throws Exception {
         String channel = text(200_000, 8);
         String large = text(LARGE, 9);
-        try (RespClient subscriber = new RespClient(server.port())) {
-            // A subscription's count is a database key, so a channel this long is reached by patterns only.
-            subscriber.call("PSUBSCRIBE", "*");
-            assertThat(jedis.publish(channel, large)).isEqualTo(1);
-            assertThat(subscriber.read()).isEqualTo(List.of("pmessage", "*", channel, large));
+        try (RespClient subscriber = new RespClient(server.port()); RespClient pattern = new RespClient(server.port())) {
+            // Longer than a database key: counted under a bounded id (see LongChannelNamesTest).
+            subscriber.call("SUBSCRIBE", channel);
+            pattern.call("PSUBSCRIBE", "*");
+            assertThat(jedis.publish(channel, large)).isEqualTo(2);
+            assertThat(subscriber.read()).isEqualTo(List.of("message", channel, large));
+            assertThat(pattern.read()).isEqualTo(List.of("pmessage", "*", channel, large));
         }
     }
 

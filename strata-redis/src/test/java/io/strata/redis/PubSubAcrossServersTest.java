@@ -94,6 +94,42 @@ class PubSubAcrossServersTest {
     }
 
     @Test
+    void aLongChannelNameIsCountedListedAndDeliveredByBothServers() throws Exception {
+        // Longer than a FoundationDB key: counted under a bounded id, listed by its full name.
+        String channel = "long:" + "x".repeat(50_000);
+        try (RespClient a = new RespClient(first.port()); RespClient b = new RespClient(second.port())) {
+            a.call("SUBSCRIBE", channel);
+            b.call("PSUBSCRIBE", "long:*");
+            assertThat(onSecond.publish(channel, "m")).isEqualTo(2);
+            assertThat(a.read()).isEqualTo(List.of("message", channel, "m"));
+            assertThat(b.read()).isEqualTo(List.of("pmessage", "long:*", channel, "m"));
+            assertThat(onSecond.pubsubNumSub(channel)).containsEntry(channel, 1L);
+            assertThat(onSecond.pubsubChannels()).containsExactly(channel);
+        }
+        // The closed connections' subscriptions leave both servers' counts.
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (onSecond.pubsubNumSub(channel).get(channel) != 0 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(onSecond.pubsubChannels()).isEmpty();
+    }
+
+    @Test
+    void aServerThatStopsTakesItsLongNamesOutOfTheListing() throws Exception {
+        String channel = "y".repeat(30_000);
+        RespClient b = new RespClient(second.port());
+        b.call("SUBSCRIBE", channel);
+        assertThat(onFirst.pubsubChannels()).containsExactly(channel);
+        onSecond.close();
+        second.close();
+        assertThat(onFirst.pubsubNumSub(channel)).containsEntry(channel, 0L);
+        assertThat(onFirst.pubsubChannels()).isEmpty();
+        b.close();
+        second = RedisServer.start(first.database, RedisConfig.defaults().withPort(0));
+        onSecond = new Jedis("127.0.0.1", second.port(), 10_000);
+    }
+
+    @Test
     void lettuceOverResp3ReceivesPushesOnAConnectionThatRunsCommandsToo() throws Exception {
         RedisClient client = RedisClient.create("redis://127.0.0.1:" + second.port());
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP3).build());

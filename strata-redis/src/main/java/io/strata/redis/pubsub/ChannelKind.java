@@ -14,12 +14,18 @@ public enum ChannelKind {
 
     /** The byte that names the kind in keys. */
     final byte tag;
+    /**
+     * The byte that names the kind in the keys of a name too long to be a key itself
+     * ({@link PubSubKeys}): {@code tag + 1}, so that one kind's counts are one range.
+     */
+    final byte longTag;
     final Reply subscribeWord;
     final Reply unsubscribeWord;
     final Reply messageWord;
 
     ChannelKind(char tag, String subscribe, String unsubscribe, String message) {
         this.tag = (byte) tag;
+        this.longTag = (byte) (tag + 1);
         this.subscribeWord = Reply.bulk(subscribe);
         this.unsubscribeWord = Reply.bulk(unsubscribe);
         this.messageWord = Reply.bulk(message);

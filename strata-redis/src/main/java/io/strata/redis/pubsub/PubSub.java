@@ -260,9 +260,8 @@ public final class PubSub implements AutoCloseable {
         List<ChannelName> names = subs.stream().map(s -> s.name).toList();
         AtomicReference<CompletableFuture<byte[]>> stamp = new AtomicReference<>();
         return db.runAsync(tr -> {
-            registry.change(tr, process, names, delta);
             stamp.set(tr.getVersionstamp());
-            return CompletableFuture.completedFuture((Void) null);
+            return registry.change(tr, process, names, delta);
         }).thenCompose(ignored -> stamp.get());
     }
 }

@@ -6,7 +6,10 @@ import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.GlobPattern;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,14 +17,23 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * How many clients, over every server process, subscribe to each channel, pattern and shard
- * channel ({@code Q 'n'} and {@code Q 'm'} of {@link PubSubKeys}). PUBLISH's reply and
- * PUBSUB NUMSUB / NUMPAT / CHANNELS / SHARDCHANNELS / SHARDNUMSUB read it.
+ * channel ({@code Q 'n'}, {@code Q 'm'} and, for long names, {@code Q 'l'} of {@link
+ * PubSubKeys}). PUBLISH's reply and PUBSUB NUMSUB / NUMPAT / CHANNELS / SHARDCHANNELS /
+ * SHARDNUMSUB read it.
  *
  * <p>Changes are ADDs (then COMPARE_AND_CLEAR at zero, so that no count of 0 is kept), which
  * never conflict with each other. PUBLISH reads the counts it sums without snapshot, so a
  * subscription whose registration commits while a publish is in flight makes that publish
  * retry: a publish counts exactly the subscriptions registered before it in commit order —
  * which are exactly those the reader delivers it to ({@link PubSubHub}).
+ *
+ * <h2>Long names</h2>
+ * A name too long to be a key is counted under its id (head and SHA-256) and kept whole under
+ * {@code Q 'l' id} while its count is not 0: every registration writes it (a blind write of the
+ * same bytes), and the unregistration that takes the count to 0 clears it. That one reads the
+ * count after its ADD, so a registration committing meanwhile makes it conflict and retry:
+ * whichever commits last, the name is there exactly when the count is. Short names cost what
+ * they did: blind ADDs, no read.
  *
  * <p>Concurrency: stateless; every method works inside the caller's transaction.
  */
@@ -34,11 +46,31 @@ final class SubscriptionRegistry {
         this.keys = keys;
     }
 
-    /** Adds {@code delta} to the counts of {@code names} for {@code process} and overall. */
-    void change(Transaction tr, byte[] process, Iterable<ChannelName> names, long delta) {
+    /**
+     * Adds {@code delta} to the counts of {@code names} for {@code process} and overall;
+     * completes when a long name whose count went to 0 has been cleared.
+     */
+    CompletableFuture<Void> change(Transaction tr, byte[] process, Iterable<ChannelName> names, long delta) {
+        List<CompletableFuture<Void>> pending = new ArrayList<>();
         for (ChannelName c : names) {
-            add(tr, keys.countKey(c.kind(), c.bytes()), delta);
-            add(tr, keys.processCountKey(process, c.kind(), c.bytes()), delta);
+            byte[] name = c.bytes();
+            byte[] id = keys.id(c.kind(), name);
+            if (delta > 0 && PubSubKeys.isLong(id)) {
+                writeName(tr, id, name);
+            }
+            add(tr, keys.processCountKey(process, id), delta);
+            pending.add(addToTotal(tr, id, delta));
+        }
+        return allOf(pending);
+    }
+
+    /** Writes the name of long id {@code id} in parts (the same bytes whoever writes them). */
+    private void writeName(Transaction tr, byte[] id, byte[] name) {
+        int parts = Math.max(1, (name.length + PubSubKeys.NAME_PART - 1) / PubSubKeys.NAME_PART);
+        for (int part = 0; part < parts; part++) {
+            int from = part * PubSubKeys.NAME_PART;
+            int to = Math.min(name.length, from + PubSubKeys.NAME_PART);
+            tr.set(keys.nameKey(id, part), Arrays.copyOfRange(name, from, to));
         }
     }
 
@@ -49,17 +81,31 @@ final class SubscriptionRegistry {
         }
     }
 
+    /** Adds {@code delta} to the overall count of {@code id}; a long name whose count is then gone is cleared too. */
+    private CompletableFuture<Void> addToTotal(Transaction tr, byte[] id, long delta) {
+        byte[] key = keys.countKey(id);
+        add(tr, key, delta);
+        if (delta >= 0 || !PubSubKeys.isLong(id)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return tr.get(key).thenAccept(count -> {
+            if (count == null) {
+                tr.clear(keys.nameRange(id));
+            }
+        });
+    }
+
     /** PUBLISH / SPUBLISH's reply: subscribers of the channel, plus (not for shard channels) of each matching pattern. */
     CompletableFuture<Long> receivers(Transaction tr, ChannelKind kind, byte[] channel) {
         CompletableFuture<Long> direct = tr.get(keys.countKey(kind, channel)).thenApply(PubSubKeys::littleEndian);
         if (kind != ChannelKind.CHANNEL) {
             return direct;
         }
-        CompletableFuture<Long> viaPatterns = tr.getRange(keys.countRange(ChannelKind.PATTERN)).asList().thenApply(rows -> {
+        CompletableFuture<Long> viaPatterns = counts(tr, ChannelKind.PATTERN).thenApply(counts -> {
             long n = 0;
-            for (KeyValue kv : rows) {
-                if (GlobPattern.matches(keys.nameOfCount(kv.getKey()), channel)) {
-                    n += PubSubKeys.littleEndian(kv.getValue());
+            for (Count c : counts) {
+                if (GlobPattern.matches(c.name, channel)) {
+                    n += c.count;
                 }
             }
             return n;
@@ -74,15 +120,52 @@ final class SubscriptionRegistry {
 
     /** The channels (or patterns) with at least one subscriber, those matching {@code pattern} if given. */
     CompletableFuture<List<byte[]>> active(ReadTransaction tr, ChannelKind kind, byte[] pattern) {
-        return tr.getRange(keys.countRange(kind)).asList().thenApply(rows -> {
+        return counts(tr, kind).thenApply(counts -> {
             List<byte[]> names = new ArrayList<>();
-            for (KeyValue kv : rows) {
-                byte[] name = keys.nameOfCount(kv.getKey());
-                if (pattern == null || GlobPattern.matches(pattern, name)) {
-                    names.add(name);
+            for (Count c : counts) {
+                if (pattern == null || GlobPattern.matches(pattern, c.name)) {
+                    names.add(c.name);
                 }
             }
             return names;
+        });
+    }
+
+    /** A name with subscribers and how many. */
+    private record Count(byte[] name, long count) {
+    }
+
+    /** Every count of {@code kind} with its name: short names from their keys, long ones read from {@code Q 'l'}. */
+    private CompletableFuture<List<Count>> counts(ReadTransaction tr, ChannelKind kind) {
+        return tr.getRange(keys.countRange(kind)).asList().thenCompose(rows -> {
+            List<CompletableFuture<Count>> counts = new ArrayList<>(rows.size());
+            for (KeyValue kv : rows) {
+                byte[] id = keys.idOfCount(kv.getKey());
+                long n = PubSubKeys.littleEndian(kv.getValue());
+                if (PubSubKeys.isLong(id)) {
+                    counts.add(readName(tr, id).thenApply(name -> new Count(name, n)));
+                } else {
+                    counts.add(CompletableFuture.completedFuture(new Count(PubSubKeys.nameOfShortId(id), n)));
+                }
+            }
+            return allOf(counts).thenApply(ignored -> {
+                List<Count> out = new ArrayList<>(counts.size());
+                for (CompletableFuture<Count> c : counts) {
+                    out.add(c.join());
+                }
+                return out;
+            });
+        });
+    }
+
+    /** The name of long id {@code id}, put together from its parts. */
+    private CompletableFuture<byte[]> readName(ReadTransaction tr, byte[] id) {
+        return tr.getRange(keys.nameRange(id)).asList().thenApply(parts -> {
+            ByteArrayOutputStream name = new ByteArrayOutputStream();
+            for (KeyValue kv : parts) {
+                name.writeBytes(kv.getValue());
+            }
+            return name.toByteArray();
         });
     }
 
@@ -92,32 +175,43 @@ final class SubscriptionRegistry {
      * by the difference, so registrations that landed meanwhile are not counted twice.
      */
     CompletableFuture<Void> reconcile(Transaction tr, byte[] process, Map<ChannelName, Long> local) {
-        return tr.getRange(keys.processCountRange(process)).asList().thenAccept(rows -> {
-            Map<ChannelName, Long> stored = new HashMap<>();
+        return tr.getRange(keys.processCountRange(process)).asList().thenCompose(rows -> {
+            Map<ByteBuffer, Long> stored = new HashMap<>();
             for (KeyValue kv : rows) {
-                byte[] countKey = keys.countKeyOfProcessCount(kv.getKey());
-                byte[] name = keys.nameOfCount(countKey);
-                ChannelKind kind = ChannelKind.ofTag(countKey[countKey.length - name.length - 1]);
-                stored.put(ChannelName.of(kind, name), PubSubKeys.littleEndian(kv.getValue()));
+                stored.put(ByteBuffer.wrap(keys.idOfProcessCount(kv.getKey())), PubSubKeys.littleEndian(kv.getValue()));
             }
-            Map<ChannelName, Long> all = new HashMap<>(stored);
-            local.forEach(all::putIfAbsent);
-            for (ChannelName c : all.keySet()) {
-                long delta = local.getOrDefault(c, 0L) - stored.getOrDefault(c, 0L);
+            List<CompletableFuture<Void>> pending = new ArrayList<>();
+            for (Map.Entry<ChannelName, Long> e : local.entrySet()) {
+                ByteBuffer id = ByteBuffer.wrap(keys.id(e.getKey().kind(), e.getKey().bytes()));
+                long delta = e.getValue() - stored.getOrDefault(id, 0L);
+                stored.remove(id);
                 if (delta != 0) {
-                    change(tr, process, List.of(c), delta);
+                    pending.add(change(tr, process, List.of(e.getKey()), delta));
                 }
             }
+            // Counted in the database, no longer here: taken away by id alone.
+            for (Map.Entry<ByteBuffer, Long> e : stored.entrySet()) {
+                byte[] id = e.getKey().array();
+                add(tr, keys.processCountKey(process, id), -e.getValue());
+                pending.add(addToTotal(tr, id, -e.getValue()));
+            }
+            return allOf(pending);
         });
     }
 
     /** Removes a dead process's share from every count, and its own records. */
     CompletableFuture<Void> removeProcess(Transaction tr, byte[] process) {
-        return tr.getRange(keys.processCountRange(process)).asList().thenAccept(rows -> {
+        return tr.getRange(keys.processCountRange(process)).asList().thenCompose(rows -> {
+            List<CompletableFuture<Void>> pending = new ArrayList<>();
             for (KeyValue kv : rows) {
-                add(tr, keys.countKeyOfProcessCount(kv.getKey()), -PubSubKeys.littleEndian(kv.getValue()));
+                pending.add(addToTotal(tr, keys.idOfProcessCount(kv.getKey()), -PubSubKeys.littleEndian(kv.getValue())));
             }
             tr.clear(keys.processCountRange(process));
+            return allOf(pending);
         });
+    }
+
+    private static CompletableFuture<Void> allOf(List<? extends CompletableFuture<?>> futures) {
+        return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0]));
     }
 }
