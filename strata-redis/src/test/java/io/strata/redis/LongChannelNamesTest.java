@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeSet;
 
 /**
  * Regression: a subscription's count is a database key, and FoundationDB keys are at most
@@ -182,6 +183,40 @@ class LongChannelNamesTest {
         assertThat(jedis.pubsubChannels()).isEmpty();
         assertThat(server.storedBytes()).as("the names are cleared with their counts").isLessThan(empty + 1_000);
         assertThat(jedis.publish(name, "x")).isZero();
+    }
+
+    @Test
+    void namesThatTakeMoreThanOneTransactionAreSubscribedInSeveral() throws Exception {
+        List<String> names = List.of(text(4_000_000, 9), text(4_000_000, 10), text(4_000_000, 11));
+        try (RespClient c = client()) {
+            c.send(command("SUBSCRIBE", names));
+            for (int i = 0; i < names.size(); i++) {
+                assertThat(shown(c.read())).isEqualTo(shown(List.of("subscribe", names.get(i), i + 1L)));
+            }
+            for (String n : names) {
+                assertThat(jedis.publish(n, "m")).isEqualTo(1);
+                assertThat(shown(c.read())).isEqualTo(shown(List.of("message", n, "m")));
+            }
+            assertThat(shown(new TreeSet<>(jedis.pubsubChannels()))).isEqualTo(shown(new TreeSet<>(names)));
+            c.send("UNSUBSCRIBE");
+            for (int i = 0; i < names.size(); i++) {
+                assertThat(((List<?>) c.read()).get(2)).isEqualTo(2L - i);
+            }
+            assertThat(jedis.pubsubChannels()).isEmpty();
+        }
+    }
+
+    @Test
+    void aNameLongerThanASubscriptionKeepsIsRefusedAndNothingChanges() throws Exception {
+        String tooLong = text(9_000_001, 12);
+        try (RespClient c = client()) {
+            Object reply = c.call("SUBSCRIBE", "ok", tooLong);
+            assertThat(reply).isInstanceOf(RespClient.Error.class);
+            assertThat(((RespClient.Error) reply).message()).startsWith("ERR channel name too long");
+            assertThat(jedis.pubsubChannels()).isEmpty();
+            assertThat(c.call("PING")).as("still an ordinary connection").isEqualTo("PONG");
+            assertThat(shown(c.call("SUBSCRIBE", text(9_000_000, 13)))).isEqualTo(shown(List.of("subscribe", text(9_000_000, 13), 1L)));
+        }
     }
 
     @Test

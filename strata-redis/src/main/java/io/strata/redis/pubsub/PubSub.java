@@ -76,8 +76,15 @@ public final class PubSub implements AutoCloseable {
         return p;
     }
 
-    /** SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE: one confirmation per name, after the new ones are registered. */
+    /**
+     * SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE: one confirmation per name, after the new ones are
+     * registered. A name over {@link SubscriptionRegistry#MAX_NAME} bytes fails the command
+     * before anything changes. If registering fails, the connection is left subscribed to what
+     * it was before (what did commit, when the names took several transactions, is taken back
+     * in the background, as a closed connection's subscriptions are).
+     */
     public CompletableFuture<Reply> subscribe(ClientSession session, ChannelKind kind, List<byte[]> names) {
+        names.forEach(SubscriptionRegistry::checkName);
         PubSubHub.InFlight change = hub.beginChange();
         PubSubHub.Change c = hub.subscribe(session, kind, names);
         Reply reply = Reply.sequence(c.replies());
@@ -86,16 +93,24 @@ public final class PubSub implements AutoCloseable {
             change.end();
             return CompletableFuture.completedFuture(reply);
         }
-        return countInDatabase(added, 1).handle((stamp, error) -> {
+        List<Counted> done = new ArrayList<>();
+        return countInDatabase(added, 1, done).handle((ignored, error) -> {
             session.afterReply(() -> hub.confirmed(session));
+            List<Subscription> committed = new ArrayList<>();
+            for (Counted run : done) {
+                run.subs.forEach(s -> s.registered.complete(true));
+                hub.registered(run.subs, run.stamp);
+                committed.addAll(run.subs);
+            }
             if (error != null) {
                 added.forEach(s -> s.registered.complete(false));
                 hub.abandon(session, added);
+                if (!committed.isEmpty()) {
+                    unregisterInBackground(committed, hub.beginChange(), "a failed subscribe");
+                }
                 change.end();
                 throw new CompletionException(error);
             }
-            added.forEach(s -> s.registered.complete(true));
-            hub.registered(added, stamp);
             change.end();
             return reply;
         });
@@ -111,15 +126,14 @@ public final class PubSub implements AutoCloseable {
             change.end();
             return CompletableFuture.completedFuture(reply);
         }
-        return countInDatabase(removed, -1)
-                .whenComplete((stamp, error) -> {
-                    if (stamp != null) {
-                        hub.unregistered(removed, stamp);
-                    }
+        List<Counted> done = new ArrayList<>();
+        return countInDatabase(removed, -1, done)
+                .whenComplete((ignored, error) -> {
+                    done.forEach(run -> hub.unregistered(run.subs, run.stamp));
                     change.settled().complete(null);
                     change.committed().complete(null);
                 })
-                .thenCompose(reader::readPast)
+                .thenCompose(ignored -> reader.readPast(done.get(done.size() - 1).stamp))
                 .handle((ignored, error) -> {
                     hub.unindex(removed);
                     if (error != null) {
@@ -146,9 +160,17 @@ public final class PubSub implements AutoCloseable {
     public void disconnected(ClientSession session) {
         PubSubHub.InFlight change = hub.beginChange();
         List<Subscription> subs = hub.removeClient(session);
+        unregisterInBackground(subs, change, "a closed connection");
+    }
+
+    /**
+     * Unregisters, in the background and under {@code change}, subscriptions already out of
+     * the delivery index (so their windows no longer matter: the change settles at once).
+     */
+    private void unregisterInBackground(List<Subscription> subs, PubSubHub.InFlight change, String whose) {
         change.settled().complete(null);
         unregisterWhenRegistered(subs).whenComplete((v, e) -> change.end()).exceptionally(e -> {
-            LOG.log(System.Logger.Level.WARNING, "pub/sub: unregistering a closed connection failed: " + e);
+            LOG.log(System.Logger.Level.WARNING, "pub/sub: unregistering " + whose + " failed: " + e);
             return null;
         });
     }
@@ -242,16 +264,35 @@ public final class PubSub implements AutoCloseable {
             if (registered.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
-            return countInDatabase(registered, -1).thenApply(stamp -> (Void) null);
+            return countInDatabase(registered, -1, new ArrayList<>());
         });
     }
 
+    /** A run of subscriptions counted in one transaction, and that commit's versionstamp. */
+    private record Counted(List<Subscription> subs, byte[] stamp) {
+    }
+
     /**
-     * Adds {@code delta} to the database's counts of {@code subs}' names; completes with the
+     * Adds {@code delta} to the database's counts of {@code subs}' names, in as many
+     * transactions as their size takes ({@link SubscriptionRegistry#batches}: one, unless they
+     * write megabytes), one after the other. Each run that commits is added to {@code done}, in
+     * order (so stamps increase), which the caller reads once this completes — also on failure,
+     * when it holds the runs that committed before.
+     */
+    private CompletableFuture<Void> countInDatabase(List<Subscription> subs, long delta, List<Counted> done) {
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (List<Subscription> run : registry.batches(subs, delta)) {
+            chain = chain.thenCompose(ignored -> countRun(run, delta)).thenAccept(stamp -> done.add(new Counted(run, stamp)));
+        }
+        return chain;
+    }
+
+    /**
+     * Adds {@code delta} to the counts of one run in one transaction; completes with the
      * versionstamp of the commit. After {@link #close} nothing is written (this process's
      * share is gone already) and the stamp is the largest there is.
      */
-    private CompletableFuture<byte[]> countInDatabase(List<Subscription> subs, long delta) {
+    private CompletableFuture<byte[]> countRun(List<Subscription> subs, long delta) {
         if (closed) {
             byte[] last = new byte[PubSubKeys.STAMP];
             Arrays.fill(last, (byte) 0xff);

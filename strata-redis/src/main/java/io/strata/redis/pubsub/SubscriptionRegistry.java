@@ -5,6 +5,8 @@ import com.apple.foundationdb.MutationType;
 import com.apple.foundationdb.ReadTransaction;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.GlobPattern;
+import io.strata.redis.keyspace.LargeValues;
+import io.strata.redis.protocol.RedisException;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -38,12 +40,35 @@ import java.util.concurrent.CompletableFuture;
  * <p>Concurrency: stateless; every method works inside the caller's transaction.
  */
 final class SubscriptionRegistry {
+    /**
+     * The longest name a subscription takes: its name is written in the registering
+     * transaction, as a string value is ({@link LargeValues#MAX_IN_TRANSACTION}). PUBLISH takes
+     * channel and message up to 9,900,000 bytes together, so every channel it can publish to
+     * up to this length can be subscribed.
+     */
+    static final int MAX_NAME = LargeValues.MAX_IN_TRANSACTION;
+    /**
+     * What one (un)registration transaction may write, by {@link #transactionBytes}: under
+     * FoundationDB's 10,000,000 bytes with room for the estimate's slack (a batch of one name of
+     * {@link #MAX_NAME} bytes comes to about 9,100,000).
+     */
+    static final long BATCH_BYTES = 9_000_000;
+    /** FoundationDB's size of a mutation and of a conflict range beside their bytes ({@code CommitSize}), rounded up. */
+    private static final int ENTRY_OVERHEAD = 48;
     private static final byte[] ZERO = PubSubKeys.littleEndian(0);
 
     private final PubSubKeys keys;
 
     SubscriptionRegistry(PubSubKeys keys) {
         this.keys = keys;
+    }
+
+    /** Refuses, before anything changes, a name longer than a subscription takes. */
+    static void checkName(byte[] name) {
+        if (name.length > MAX_NAME) {
+            throw new RedisException("ERR channel name too long: " + name.length + " bytes, more than the " + MAX_NAME
+                    + " a subscription keeps in the database");
+        }
     }
 
     /**
@@ -62,6 +87,52 @@ final class SubscriptionRegistry {
             pending.add(addToTotal(tr, id, delta));
         }
         return allOf(pending);
+    }
+
+    /**
+     * Splits {@code subs} into runs, in order, that one transaction each can register
+     * ({@code delta > 0}) or unregister ({@link #BATCH_BYTES}); a run holds at least one.
+     */
+    List<List<Subscription>> batches(List<Subscription> subs, long delta) {
+        List<List<Subscription>> out = new ArrayList<>();
+        List<Subscription> run = new ArrayList<>();
+        long bytes = 0;
+        for (Subscription s : subs) {
+            long b = transactionBytes(s.name, delta > 0);
+            if (!run.isEmpty() && bytes + b > BATCH_BYTES) {
+                out.add(run);
+                run = new ArrayList<>();
+                bytes = 0;
+            }
+            run.add(s);
+            bytes += b;
+        }
+        if (!run.isEmpty()) {
+            out.add(run);
+        }
+        return out;
+    }
+
+    /**
+     * What registering (or unregistering) {@code c} adds to a transaction's size,
+     * over-estimated from FoundationDB's accounting ({@code CommitSize}): each count key written
+     * counts four times (two mutations — ADD and COMPARE_AND_CLEAR — and both ends of its write
+     * conflict range) with an overhead each; a registered long name's parts three times with
+     * their bytes; an unregistered one's read of its count and clear of its name six times.
+     */
+    long transactionBytes(ChannelName c, boolean registering) {
+        int length = c.name().remaining();
+        boolean isShort = keys.fitsInKey(length);
+        long key = keys.longestKey(isShort ? 1 + length : PubSubKeys.LONG_ID);
+        long counts = 2 * (4 * key + 4 * ENTRY_OVERHEAD + 16);
+        if (isShort) {
+            return counts;
+        }
+        if (!registering) {
+            return counts + 6 * key + 6 * ENTRY_OVERHEAD;
+        }
+        long parts = Math.max(1, (length + PubSubKeys.NAME_PART - 1) / PubSubKeys.NAME_PART);
+        return counts + length + parts * (3 * key + 3 * ENTRY_OVERHEAD);
     }
 
     /** Writes the name of long id {@code id} in parts (the same bytes whoever writes them). */

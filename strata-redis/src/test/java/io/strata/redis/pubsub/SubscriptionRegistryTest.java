@@ -9,10 +9,12 @@ import com.apple.foundationdb.KeyValue;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
 import io.strata.Strata;
+import io.strata.redis.protocol.RedisException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -173,6 +175,43 @@ class SubscriptionRegistryTest {
         }
         assertThat(count(c)).isEqualTo(2);
         assertThat(channels()).as("the name stays with the count").containsExactly(longName);
+    }
+
+    @Test
+    void namesTooLargeForOneTransactionTogetherAreRegisteredInSeveral() {
+        List<Subscription> subs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            subs.add(new Subscription(null, ChannelName.of(ChannelKind.CHANNEL, new byte[4_000_000 + i])));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            subs.add(new Subscription(null, ChannelName.of(ChannelKind.CHANNEL, name(9_000, i))));
+        }
+        List<List<Subscription>> runs = registry.batches(subs, 1);
+        assertThat(runs.stream().flatMap(List::stream).toList()).as("in order, each once").containsExactlyElementsOf(subs);
+        assertThat(runs.get(0)).as("two names of 4 MB fit in a transaction, not three").hasSize(2);
+        assertThat(runs.size()).isGreaterThan(2);
+        for (List<Subscription> run : runs) {
+            assertThat(run.stream().mapToLong(s -> registry.transactionBytes(s.name, true)).sum()).isLessThanOrEqualTo(SubscriptionRegistry.BATCH_BYTES);
+        }
+        assertThat(registry.batches(subs.subList(3, 13), 1)).hasSize(1);
+        assertThat(registry.batches(subs.subList(0, 3), -1)).as("unregistering writes no names").hasSize(1);
+        for (List<Subscription> run : runs) {
+            db.run(tr -> registry.change(tr, A, run.stream().map(s -> s.name).toList(), 1).join());
+        }
+        assertThat(channels()).hasSize(1_003);
+        for (List<Subscription> run : registry.batches(subs, -1)) {
+            db.run(tr -> registry.change(tr, A, run.stream().map(s -> s.name).toList(), -1).join());
+        }
+        assertThat(channels()).isEmpty();
+        List<KeyValue> left = db.run(tr -> tr.getRange(new byte[] {0x15, 'p'}, new byte[] {0x15, 'q'}).asList().join());
+        assertThat(left).as("no count and no name left").isEmpty();
+    }
+
+    @Test
+    void aNameOverNineMegabytesIsRefused() {
+        SubscriptionRegistry.checkName(new byte[SubscriptionRegistry.MAX_NAME]);
+        assertThatThrownBy(() -> SubscriptionRegistry.checkName(new byte[SubscriptionRegistry.MAX_NAME + 1]))
+                .isInstanceOf(RedisException.class).hasMessageStartingWith("ERR channel name too long");
     }
 
     private void change(byte[] process, long delta, ChannelKind kind, byte[]... names) {
