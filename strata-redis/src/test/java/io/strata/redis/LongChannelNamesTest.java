@@ -207,6 +207,28 @@ class LongChannelNamesTest {
     }
 
     @Test
+    void threeHundredNamesOf9000BytesInOneSubscribe() throws Exception {
+        // Short names, but their keys together are more than one transaction carries.
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            names.add(text(9_000, 100 + i));
+        }
+        try (RespClient c = client()) {
+            c.send(command("SUBSCRIBE", names));
+            for (int i = 0; i < names.size(); i++) {
+                assertThat(shown(c.read())).isEqualTo(shown(List.of("subscribe", names.get(i), i + 1L)));
+            }
+            assertThat(jedis.publish(names.get(299), "m")).isEqualTo(1);
+            assertThat(jedis.pubsubChannels()).hasSize(300);
+            c.send("UNSUBSCRIBE");
+            for (int i = 0; i < names.size(); i++) {
+                c.read();
+            }
+            assertThat(jedis.pubsubChannels()).isEmpty();
+        }
+    }
+
+    @Test
     void aNameLongerThanASubscriptionKeepsIsRefusedAndNothingChanges() throws Exception {
         String tooLong = text(9_000_001, 12);
         try (RespClient c = client()) {
