@@ -112,14 +112,14 @@ public final class SsdScenario {
             double closeSeconds = (System.nanoTime() - c0) / 1e9;
             log.add(new SsdResult("close", engine, 1, closeSeconds, 1, 0, closeSeconds, "s", null,
                     String.format(Locale.ROOT, "on disk after close: %,d MiB; %s", du(dir) >> 20,
-                            LsmShape.of(engine.equals(SsdTarget.STRATA) ? dir.resolve("ssd") : dir))));
+                            LsmShape.of(SsdTarget.isStrata(engine) ? dir.resolve("ssd") : dir))));
             System.gc();
             long t0 = System.nanoTime();
             try (SsdTarget reopened = SsdTarget.open(engine, dir, config.cacheBytes())) {
                 SsdTarget.Reader reader = reopened.reader();
                 byte[] first = reader.get(data.key(data.count() - 1));
                 double reopenSeconds = (System.nanoTime() - t0) / 1e9;
-                Path rocks = engine.equals(SsdTarget.STRATA) ? dir.resolve("ssd") : dir;
+                Path rocks = SsdTarget.isStrata(engine) ? dir.resolve("ssd") : dir;
                 log.add(new SsdResult("reopen", engine, 1, reopenSeconds, 1, data.isValueOf(data.count() - 1, first) ? 0 : 1,
                         reopenSeconds, "s", null, "open to first read; then " + LsmShape.of(rocks)));
                 log.add(verify(engine, reader));

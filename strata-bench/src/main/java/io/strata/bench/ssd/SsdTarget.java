@@ -1,5 +1,7 @@
 package io.strata.bench.ssd;
 
+import io.strata.MvccWindow;
+
 import java.nio.file.Path;
 
 /**
@@ -9,9 +11,19 @@ import java.nio.file.Path;
  */
 public interface SsdTarget extends AutoCloseable {
     String STRATA = "strata";
+    /**
+     * Strata with {@code MvccWindow.OPEN_TRANSACTIONS}: versions kept only for open
+     * transactions, not FoundationDB's five seconds (what {@code strata serve redis} uses).
+     */
+    String STRATA_OPEN = "strata-open";
     String ROCKSDB = "rocksdb";
     /** Every engine name {@link #open} knows. */
-    java.util.List<String> NAMES = java.util.List.of(STRATA, ROCKSDB);
+    java.util.List<String> NAMES = java.util.List.of(STRATA, STRATA_OPEN, ROCKSDB);
+
+    /** Whether {@code engine} is one of Strata's (its RocksDB files are under {@code ssd/}). */
+    static boolean isStrata(String engine) {
+        return engine.equals(STRATA) || engine.equals(STRATA_OPEN);
+    }
 
     String name();
 
@@ -56,7 +68,8 @@ public interface SsdTarget extends AutoCloseable {
      */
     static SsdTarget open(String engine, Path directory, long cacheBytes) {
         return switch (engine) {
-            case STRATA -> StrataTarget.open(directory, cacheBytes);
+            case STRATA -> StrataTarget.open(directory, cacheBytes, MvccWindow.FIVE_SECONDS);
+            case STRATA_OPEN -> StrataTarget.open(directory, cacheBytes, MvccWindow.OPEN_TRANSACTIONS);
             case ROCKSDB -> RocksTarget.open(directory, cacheBytes);
             default -> throw new IllegalArgumentException("unknown engine: " + engine + " " + NAMES);
         };

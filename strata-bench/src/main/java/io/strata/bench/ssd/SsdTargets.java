@@ -32,12 +32,14 @@ public final class SsdTargets {
 
     public static List<Check> check(List<SsdResult> results) {
         List<Check> checks = new ArrayList<>();
-        for (String phase : List.of("load", "get", "scan100")) {
-            ratio(results, phase, SsdTarget.STRATA, SsdTarget.ROCKSDB)
-                    .ifPresent(v -> checks.add(new Check(phase + " strata/rocksdb", v, 0.8, true)));
+        for (String strata : List.of(SsdTarget.STRATA, SsdTarget.STRATA_OPEN)) {
+            for (String phase : List.of("load", "get", "scan100")) {
+                ratio(results, phase, strata, SsdTarget.ROCKSDB)
+                        .ifPresent(v -> checks.add(new Check(phase + " " + strata + "/rocksdb", v, 0.8, true)));
+            }
+            find(results, "recovery", strata)
+                    .ifPresent(r -> checks.add(new Check("recovery " + strata + " (s)", r.rate(), 2.0, false)));
         }
-        find(results, "recovery", SsdTarget.STRATA)
-                .ifPresent(r -> checks.add(new Check("recovery strata (s)", r.rate(), 2.0, false)));
         for (String phase : List.of("window-read", "window-write", "window-mixed")) {
             ratio(results, phase, StrataPeer.SSD_NAME, StrataPeer.FSYNC_NAME)
                     .ifPresent(v -> checks.add(new Check(phase + " ssd/memory", v, 0.75, true)));

@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.Transaction;
+import io.strata.MvccWindow;
 import io.strata.Storage;
 import io.strata.Strata;
 
@@ -13,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Strata on its disk storage engine: {@code Strata.builder().storage(Storage.SSD)
- * .diskCacheBytes(cacheBytes).open(directory)}, {@code Durability.FSYNC} (the default), used
- * through fdb-java's API as an application would.
+ * .diskCacheBytes(cacheBytes).mvccWindow(window).open(directory)}, {@code Durability.FSYNC}
+ * (the default), used through fdb-java's API as an application would.
  *
  * <ul>
  *   <li>A batch is one {@code db.run} setting its keys: acknowledged once its log record is
@@ -31,18 +32,21 @@ final class StrataTarget implements SsdTarget {
     private static final int STORAGE_QUOTA_EXCEEDED = 1225;
 
     private final Database db;
+    private final String name;
 
-    private StrataTarget(Database db) {
+    private StrataTarget(Database db, String name) {
         this.db = db;
+        this.name = name;
     }
 
-    static StrataTarget open(Path directory, long cacheBytes) {
-        return new StrataTarget(Strata.builder().storage(Storage.SSD).diskCacheBytes(cacheBytes).open(directory));
+    static StrataTarget open(Path directory, long cacheBytes, MvccWindow window) {
+        return new StrataTarget(Strata.builder().storage(Storage.SSD).diskCacheBytes(cacheBytes).mvccWindow(window).open(directory),
+                window == MvccWindow.FIVE_SECONDS ? STRATA : STRATA_OPEN);
     }
 
     @Override
     public String name() {
-        return STRATA;
+        return name;
     }
 
     @Override

@@ -64,7 +64,8 @@ public final class BenchSsdCommand implements Callable<Integer> {
     double warmup;
 
     @Option(names = "--engines", paramLabel = "E[,E...]", hideParamSyntax = true, split = ",", defaultValue = "strata,rocksdb",
-            description = "Engines of the load and recovery phases: strata, rocksdb (default: ${DEFAULT-VALUE}).")
+            description = "Engines of the load and recovery phases: strata, strata-open (Strata keeping versions only for open "
+                    + "transactions, MvccWindow.OPEN_TRANSACTIONS, as strata serve redis does), rocksdb (default: ${DEFAULT-VALUE}).")
     List<String> engines;
 
     @Option(names = "--phases", paramLabel = "P[,P...]", hideParamSyntax = true, split = ",", defaultValue = "load,recovery,window",
@@ -101,7 +102,8 @@ public final class BenchSsdCommand implements Callable<Integer> {
                         + " %d clients, %s s warm-up + %s s measured; heap %,d MiB; %s%n",
                 scenario.data().count(), valueBytes, dataGib, cacheMib, loaders, batchKeys, clients, warmup, seconds,
                 Runtime.getRuntime().maxMemory() >> 20, BenchConsole.machine());
-        o.println("strata = Strata.builder().storage(SSD).diskCacheBytes(cache), Durability.FSYNC; rocksdb = RocksDB alone, the same table"
+        o.println("strata = Strata.builder().storage(SSD).diskCacheBytes(cache), Durability.FSYNC; strata-open = the same with"
+                + " mvccWindow(OPEN_TRANSACTIONS); rocksdb = RocksDB alone, the same table"
                 + " options as Strata's disk store, WAL on, sync=true.");
         o.println();
         SsdTable table = new SsdTable(o);

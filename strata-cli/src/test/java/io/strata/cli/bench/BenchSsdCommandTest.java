@@ -57,4 +57,15 @@ class BenchSsdCommandTest {
             assertThat(files).isEmpty();
         }
     }
+
+    @Test
+    void strataOpenIsStrataKeepingVersionsOnlyForOpenTransactions() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("open"));
+        BenchCommandRunner.Run run = BenchCommandRunner.run("bench", "ssd", "--engines", "strata-open,rocksdb", "--phases", "load",
+                "--data-gib", "0.01", "--cache-mib", "8", "--loaders", "2", "--batch-keys", "16", "--clients", "2", "--seconds", "0.2",
+                "--warmup", "0.1", "--verify-keys", "100", "--dir", data.toString(), "--out", dir.toString());
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).containsPattern("(?m)^load +strata-open ").containsPattern("(?m)^verify +strata-open .*present")
+                .contains("load strata-open/rocksdb");
+    }
 }
