@@ -27,5 +27,20 @@ public enum MvccWindow {
      * old generation. A transaction left open without being closed keeps old versions for
      * five seconds, as under {@link #FIVE_SECONDS}.
      */
-    OPEN_TRANSACTIONS
+    OPEN_TRANSACTIONS;
+
+    /** The name used on the command line: {@code five-seconds} or {@code open-transactions}. */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
+    /** The window named {@code label} ({@code five-seconds} or {@code open-transactions}, any case). */
+    public static MvccWindow fromLabel(String label) {
+        for (MvccWindow w : values()) {
+            if (w.label().equalsIgnoreCase(label.trim())) {
+                return w;
+            }
+        }
+        throw new IllegalArgumentException("unknown MVCC window '" + label + "': expected five-seconds or open-transactions");
+    }
 }

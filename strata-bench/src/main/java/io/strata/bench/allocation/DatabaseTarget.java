@@ -3,6 +3,7 @@ package io.strata.bench.allocation;
 import com.apple.foundationdb.Database;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
+import io.strata.MvccWindow;
 import io.strata.Strata;
 import io.strata.engine.fault.LatencyModel;
 
@@ -39,10 +40,10 @@ public record DatabaseTarget(String name, Supplier<Cell> opener) {
         return opener.get();
     }
 
-    /** A fresh in-memory engine per cell with the given added latency. */
-    public static DatabaseTarget engine(String name, LatencyModel latency) {
+    /** A fresh in-memory engine per cell with the given added latency and MVCC window. */
+    public static DatabaseTarget engine(String name, LatencyModel latency, MvccWindow window) {
         return new DatabaseTarget(name, () -> {
-            Database db = Strata.builder().latency(latency).inMemory();
+            Database db = Strata.builder().latency(latency).mvccWindow(window).inMemory();
             return new Cell(db, new Subspace(Tuple.from("alloc")), db::close);
         });
     }

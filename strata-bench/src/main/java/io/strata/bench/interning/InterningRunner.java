@@ -4,6 +4,7 @@ import com.apple.foundationdb.Database;
 import com.apple.foundationdb.Transaction;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
+import io.strata.MvccWindow;
 import io.strata.Strata;
 import io.strata.bench.run.ClientPriority;
 import io.strata.bench.run.ClosedLoop;
@@ -59,11 +60,12 @@ final class InterningRunner {
      * @param latencyName its name: {@code none} adds nothing to the allocator column, others
      *                    add {@code @name}
      * @param priority    of the client threads of both phases
+     * @param window      how long the engine keeps old versions
      */
     static InterningResult run(String name, InternerRegistry.Factory factory, int cacheCapacity, int batch,
                                int concurrency, LatencyModel latency, String latencyName, Duration warmup, Duration measure,
-                               ClientPriority priority) {
-        try (Database db = Strata.builder().latency(latency).inMemory()) {
+                               ClientPriority priority, MvccWindow window) {
+        try (Database db = Strata.builder().latency(latency).mvccWindow(window).inMemory()) {
             StringInterner interner = factory.create(new Subspace(Tuple.from("intern")), cacheCapacity);
             int keepPerClient = Math.max(1, KNOWN_CAP / concurrency);
             List<Interning> interning = new ArrayList<>();

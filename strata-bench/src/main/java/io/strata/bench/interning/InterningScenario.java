@@ -1,5 +1,6 @@
 package io.strata.bench.interning;
 
+import io.strata.MvccWindow;
 import io.strata.bench.report.ChartLines;
 import io.strata.bench.report.CsvLog;
 import io.strata.bench.report.SvgLineChart;
@@ -79,6 +80,7 @@ public final class InterningScenario {
     private final Duration measure;
     private final ClientPriority priority;
     private final Duration jitWarmup;
+    private final MvccWindow window;
 
     /**
      * @param latencies engine latency settings, run one after the other: {@code none} (full
@@ -89,10 +91,11 @@ public final class InterningScenario {
      *                  its own, before the first cell: otherwise the first cell is measured while
      *                  the JIT compiler is still compiling the paths every cell runs (on 2 cores
      *                  that cost the first cell up to half its rate); zero for none
+     * @param window    how long each cell's engine keeps old versions ({@code Strata.Builder#mvccWindow})
      */
     public InterningScenario(InternerRegistry registry, List<String> allocators, List<Integer> batches,
                              List<Integer> concurrency, int cacheCapacity, List<String> latencies, Duration warmup,
-                             Duration measure, ClientPriority priority, Duration jitWarmup) {
+                             Duration measure, ClientPriority priority, Duration jitWarmup, MvccWindow window) {
         for (String a : allocators) {
             registry.get(a); // fails now, not after many cells
         }
@@ -109,6 +112,7 @@ public final class InterningScenario {
         this.measure = measure;
         this.priority = priority;
         this.jitWarmup = jitWarmup;
+        this.window = window;
     }
 
     /** Runs every cell, handing each result to {@code onCell}; writes the CSV row by row, the charts at the end. */
@@ -119,7 +123,7 @@ public final class InterningScenario {
                 // At full speed whatever the cells' latency: it is the code that must get compiled.
                 String first = allocators.get(0);
                 InterningRunner.run(first, registry.get(first), cacheCapacity, batches.get(0), concurrency.get(0),
-                        LatencyModel.none(), "none", Duration.ZERO, jitWarmup, priority);
+                        LatencyModel.none(), "none", Duration.ZERO, jitWarmup, priority, window);
             }
             for (String latency : latencies) {
                 for (String allocator : allocators) {
@@ -127,7 +131,7 @@ public final class InterningScenario {
                         for (int c : concurrency) {
                             System.gc(); // the previous cell's garbage is not this cell's cost
                             log.add(InterningRunner.run(allocator, registry.get(allocator), cacheCapacity, b, c,
-                                    latency(latency), latency, warmup, measure, priority));
+                                    latency(latency), latency, warmup, measure, priority, window));
                         }
                     }
                 }

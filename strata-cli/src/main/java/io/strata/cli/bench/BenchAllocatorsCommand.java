@@ -7,6 +7,7 @@ import io.strata.bench.allocation.AllocatorRegistry;
 import io.strata.bench.allocation.DatabaseTarget;
 import io.strata.bench.options.BenchArgs;
 import io.strata.cli.ClusterDatabase;
+import io.strata.cli.MvccWindowOption;
 import io.strata.engine.fault.LatencyModel;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,6 +62,9 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
     @Mixin
     OutputOption output;
 
+    @Mixin
+    MvccWindowOption mvccWindow;
+
     @Option(names = "--cluster-file", paramLabel = "PATH",
             description = "Run on the FoundationDB cluster of this cluster file instead of the engine "
                     + "(needs the FoundationDB client library, libfdb_c).")
@@ -88,14 +92,16 @@ public final class BenchAllocatorsCommand implements Callable<Integer> {
             targets.add(DatabaseTarget.shared("cluster-file", cluster));
         } else {
             for (String l : latency) {
-                targets.add(DatabaseTarget.engine(l, l.equals("cluster") ? LatencyModel.cluster() : LatencyModel.none()));
+                targets.add(DatabaseTarget.engine(l, l.equals("cluster") ? LatencyModel.cluster() : LatencyModel.none(),
+                        mvccWindow.window()));
             }
         }
         try {
             o.printf("strata bench allocators: %s; concurrency %s; %s s warm-up + %s s measured per cell; %s%n",
                     String.join(",", allocators), concurrency, timing.warmup, timing.seconds, BenchConsole.machine());
             o.println(clusterFile != null ? "on the cluster of " + clusterFile + ", each cell in a fresh subspace cleared afterwards."
-                    : "each cell on a fresh in-memory engine; cluster latency = 1 ms read version, 1 ms per read, 4 ms commit.");
+                    : "each cell on a fresh in-memory engine (MVCC window " + mvccWindow.window().label()
+                            + "); cluster latency = 1 ms read version, 1 ms per read, 4 ms commit.");
             o.println();
             o.printf("%-12s %-12s %11s %14s %10s %10s %10s%n",
                     "allocator", "latency", "concurrency", "allocations/s", "avg ms", "max ms", "conflicts");

@@ -5,6 +5,7 @@ import io.strata.bench.interning.InterningResult;
 import io.strata.bench.interning.InterningScenario;
 import io.strata.bench.options.BenchArgs;
 import io.strata.bench.run.ClientPriority;
+import io.strata.cli.MvccWindowOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -79,6 +80,9 @@ public final class BenchInterningCommand implements Callable<Integer> {
     double jitWarmup;
 
     @Mixin
+    MvccWindowOption mvccWindow;
+
+    @Mixin
     OutputOption output;
 
     @CommandLine.Spec
@@ -92,14 +96,14 @@ public final class BenchInterningCommand implements Callable<Integer> {
         o.printf("strata bench interning: %s; batch %s; concurrency %s; %s s warm-up + %s s measured per phase; cache %d;"
                 + " client priority %s; JIT warm-up %s s; %s%n", String.join(",", allocators), batch, concurrency, warmup,
                 seconds, cache, priority.label(), jitWarmup, BenchConsole.machine());
-        o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency)
-                + "); lookups = findAll of known strings on the database.");
+        o.println("each cell on a fresh in-memory engine (latency " + String.join(",", latency) + ", MVCC window "
+                + mvccWindow.window().label() + "); lookups = findAll of known strings on the database.");
         o.println();
         o.printf("%-28s %6s %11s %16s %14s %12s%n", "allocator", "batch", "concurrency", "new strings/s", "lookups/s",
                 "conflicts/str");
         o.flush();
         InterningScenario scenario = new InterningScenario(registry, allocators, batch, concurrency, cache, latency,
-                BenchArgs.duration(warmup), BenchArgs.duration(seconds), priority, BenchArgs.duration(jitWarmup));
+                BenchArgs.duration(warmup), BenchArgs.duration(seconds), priority, BenchArgs.duration(jitWarmup), mvccWindow.window());
         List<InterningResult> results = scenario.run(output.out, r -> row(o, r));
         BenchConsole.wrote(o, output.out.resolve(InterningScenario.CSV_FILE) + ", " + InterningScenario.NEW_STRINGS_SVG + ", "
                 + InterningScenario.LOOKUPS_SVG + ", " + InterningScenario.CONFLICTS_SVG);

@@ -32,6 +32,7 @@ class BenchInterningCommandTest {
         assertThat(c.latency).containsExactly("none");
         assertThat(c.clientPriority).isEqualTo("normal");
         assertThat(c.jitWarmup).isEqualTo(2.0);
+        assertThat(c.mvccWindow.window()).isEqualTo(io.strata.MvccWindow.FIVE_SECONDS);
         assertThat(c.output.out).isEqualTo(Path.of("bench-results"));
     }
 
@@ -43,6 +44,8 @@ class BenchInterningCommandTest {
         assertThat(rejected("bench", "interning", "--cache", "-3", "--out", out)).contains("--cache");
         assertThat(rejected("bench", "interning", "--batch", "5000", "--out", out)).contains("not possible with versionstamp");
         assertThat(rejected("bench", "interning", "--latency", "wan", "--out", out)).contains("unknown latency: wan");
+        assertThat(rejected("bench", "interning", "--mvcc-window", "ten-seconds", "--out", out))
+                .contains("expected five-seconds or open-transactions, got 'ten-seconds'");
         assertThat(rejected("bench", "interning", "--client-priority", "high", "--out", out))
                 .contains("unknown client priority: high");
         assertThat(rejected("bench", "interning", "--jit-warmup", "-1", "--out", out)).contains("--jit-warmup");
@@ -77,6 +80,15 @@ class BenchInterningCommandTest {
             assertThat(polylines(dir.resolve(svg))).as(svg).isEqualTo(4); // 2 allocators x 2 panels
         }
         assertThat(run.out()).contains("new strings/s").contains("versionstamp").contains("wrote");
+    }
+
+    @Test
+    void runsWithTheOpenTransactionsWindow(@TempDir Path dir) throws Exception {
+        BenchCommandRunner.Run run = run("bench", "interning", "--allocators", "counter", "--batch", "5", "--concurrency", "2",
+                "--seconds", "0.2", "--warmup", "0", "--jit-warmup", "0", "--mvcc-window", "open-transactions", "--out", dir.toString());
+        assertThat(run.code()).isZero();
+        assertThat(run.out()).contains("MVCC window open-transactions");
+        assertThat(csvRows(dir.resolve("interning.csv"), HEADER)).hasSize(1);
     }
 
     @Test
