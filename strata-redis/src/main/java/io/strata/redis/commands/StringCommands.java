@@ -75,35 +75,16 @@ final class StringCommands {
         });
     }
 
-    /** SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]. */
+    /**
+     * SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL]. As Redis's
+     * {@code setCommand}: the options' syntax first, then the expiry's value, then GET's type
+     * check (in {@link #set(Invocation, Transaction, byte[], boolean, boolean, long, boolean, boolean)}).
+     */
     private static CompletableFuture<Reply> set(Invocation inv, Transaction tr) {
-        boolean nx = false;
-        boolean xx = false;
-        boolean get = false;
-        boolean keepTtl = false;
-        String unit = null;
-        long amount = 0;
-        for (int i = 3; i < inv.argc(); i++) {
-            String opt = inv.option(i);
-            boolean hasNext = i + 1 < inv.argc();
-            if (opt.equals("NX") && !xx) {
-                nx = true;
-            } else if (opt.equals("XX") && !nx) {
-                xx = true;
-            } else if (opt.equals("GET")) {
-                get = true;
-            } else if (opt.equals("KEEPTTL") && unit == null) {
-                keepTtl = true;
-            } else if ((opt.equals("EX") || opt.equals("PX") || opt.equals("EXAT") || opt.equals("PXAT"))
-                    && unit == null && !keepTtl && hasNext) {
-                unit = opt;
-                amount = inv.longArg(++i);
-            } else {
-                throw RedisException.syntax();
-            }
-        }
-        long expireAt = unit == null ? 0 : Expiry.at(unit, amount, inv.now(), "set");
-        return set(inv, tr, inv.arg(2), nx, xx, expireAt, keepTtl, get).thenApply(r -> r);
+        ExtendedStringOptions o = ExtendedStringOptions.forSet(inv);
+        long expireAt = o.hasExpiry() ? o.expireAt(inv, "set") : 0;
+        return set(inv, tr, inv.arg(2), o.has(ExtendedStringOptions.NX), o.has(ExtendedStringOptions.XX), expireAt,
+                o.has(ExtendedStringOptions.KEEPTTL), o.has(ExtendedStringOptions.GET));
     }
 
     /**
@@ -178,26 +159,13 @@ final class StringCommands {
         });
     }
 
-    /** GETEX key [EX s|PX ms|EXAT s|PXAT ms|PERSIST]. */
+    /**
+     * GETEX key [EX s|PX ms|EXAT s|PXAT ms|PERSIST]. As Redis's {@code getexCommand}: the
+     * options' syntax first, then the key (nil when missing, WRONGTYPE when not a string), and
+     * only then the expiry's value — so {@code GETEX missing EX 0} is nil, not an error.
+     */
     private static CompletableFuture<Reply> getex(Invocation inv, Transaction tr) {
-        String unit = null;
-        long amount = 0;
-        boolean persist = false;
-        for (int i = 2; i < inv.argc(); i++) {
-            String opt = inv.option(i);
-            if ((opt.equals("EX") || opt.equals("PX") || opt.equals("EXAT") || opt.equals("PXAT"))
-                    && unit == null && !persist && i + 1 < inv.argc()) {
-                unit = opt;
-                amount = inv.longArg(++i);
-            } else if (opt.equals("PERSIST") && unit == null && !persist) {
-                persist = true;
-            } else {
-                throw RedisException.syntax();
-            }
-        }
-        long at = unit == null ? 0 : Expiry.at(unit, amount, inv.now(), "getex");
-        String u = unit;
-        boolean p = persist;
+        ExtendedStringOptions o = ExtendedStringOptions.forGetex(inv);
         int db = inv.db();
         byte[] key = inv.arg(1);
         return keys(inv).getForWrite(tr, db, key, inv.now(), RedisType.STRING).thenCompose(m -> {
@@ -205,16 +173,15 @@ final class StringCommands {
                 inv.keyspaceEvent(tr, KEY_MISS, "keymiss", key);
                 return CompletableFuture.completedFuture(Reply.NULL_BULK);
             }
+            long at = o.hasExpiry() ? o.expireAt(inv, "getex") : 0;
             return StringValues.read(tr, inv.server().keys(), inv.db(), m).thenApply(v -> {
-                if (u != null) {
-                    if (at <= inv.now()) {
-                        keys(inv).delete(tr, db, key, m);
-                        inv.keyspaceEvent(tr, GENERIC, "del", key);
-                    } else {
-                        keys(inv).put(tr, db, key, m, m.withExpiry(at));
-                        inv.keyspaceEvent(tr, GENERIC, "expire", key);
-                    }
-                } else if (p && m.hasExpiry()) {
+                if (o.absolute() && at <= inv.now()) {
+                    keys(inv).delete(tr, db, key, m);
+                    inv.keyspaceEvent(tr, GENERIC, "del", key);
+                } else if (o.hasExpiry()) {
+                    keys(inv).put(tr, db, key, m, m.withExpiry(at));
+                    inv.keyspaceEvent(tr, GENERIC, "expire", key);
+                } else if (o.has(ExtendedStringOptions.PERSIST) && m.hasExpiry()) {
                     keys(inv).put(tr, db, key, m, m.withExpiry(0));
                     inv.keyspaceEvent(tr, GENERIC, "persist", key);
                 }
