@@ -98,13 +98,36 @@ class ScanAndRandomKeyTest extends ServerTestSupport {
 
     @Test
     void cursorAndOptionErrors() {
-        assertThatThrownBy(() -> jedis.scan("abc")).hasMessage("ERR invalid cursor");
-        assertThatThrownBy(() -> jedis.scan("-1")).hasMessage("ERR invalid cursor");
+        for (String cursor : new String[] {"abc", "+", "-", " 1", "1 ", "\t1", "+-1", "0x1", "18446744073709551616",
+                "-18446744073709551616"}) {
+            assertThatThrownBy(() -> jedis.scan(cursor)).as(cursor).hasMessage("ERR invalid cursor");
+        }
         assertThatThrownBy(() -> jedis.sendCommand(() -> "SCAN".getBytes(), "0", "COUNT", "0")).hasMessage("ERR syntax error");
         assertThatThrownBy(() -> jedis.sendCommand(() -> "SCAN".getBytes(), "0", "COUNT")).hasMessage("ERR syntax error");
         // A cursor the server never handed out restarts the scan.
         populate(3);
         assertThat(jedis.scan("123456789").getResult()).hasSize(3);
+    }
+
+    @Test
+    void cursorsAreReadAsStrtoulReadsThem() {
+        // Redis 7.0.15 accepts these (parseScanCursorOrReply); each starts the scan here.
+        populate(3);
+        for (String cursor : new String[] {"", "+0", "-0", "0\0junk", "\0", "+1", "1\0", "-1", "18446744073709551615",
+                "-18446744073709551615"}) {
+            assertThat(jedis.scan(cursor).getResult()).as(cursor).hasSize(3);
+        }
+        jedis.hset("h", "f", "v");
+        jedis.sadd("s", "m");
+        assertThat(Raw.call(jedis, "HSCAN", "h", "-1")).isEqualTo(List.of("0", List.of("f", "v")));
+        assertThat(Raw.call(jedis, "SSCAN", "s", "")).isEqualTo(List.of("0", List.of("m")));
+    }
+
+    @Test
+    void scanOptionWordsEndAtANulAsInRedis() {
+        jedis.set("a", "1");
+        assertThat(Raw.call(jedis, "SCAN", "0", "COUNT\0x", "5", "match\0", "*", "TYPE", "STRING\0x"))
+                .isEqualTo(List.of("0", List.of("a")));
     }
 
     @Test

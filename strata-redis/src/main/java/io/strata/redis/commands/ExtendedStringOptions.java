@@ -1,6 +1,7 @@
 package io.strata.redis.commands;
 
 import io.strata.redis.command.Invocation;
+import io.strata.redis.command.OptionWords;
 import io.strata.redis.protocol.RedisException;
 
 /**
@@ -17,8 +18,8 @@ import io.strata.redis.protocol.RedisException;
  *       after it is {@code ERR syntax error}.</li>
  *   <li>The value is parsed afterwards, by the command, in its own place: SET before anything
  *       else, GETEX only once the key is found and is a string (see {@link #expireAt}).</li>
- *   <li>Option words are matched as Redis's C code matches them: ASCII case-insensitively,
- *       and only up to the argument's first NUL byte ({@code "EX\0junk"} is EX).</li>
+ *   <li>Option words are matched as Redis's C code matches them ({@link OptionWords}):
+ *       ASCII case-insensitively, and only up to the argument's first NUL byte.</li>
  * </ul>
  *
  * @param flags the options seen, a set of the bits below
@@ -110,18 +111,7 @@ record ExtendedStringOptions(int flags, int expireIndex) {
         return Expiry.at(unit, amount, inv.now(), command);
     }
 
-    /** An argument equals {@code word} as C's {@code strcasecmp} sees it: up to its first NUL. */
-    static boolean is(byte[] arg, String word) {
-        int n = word.length();
-        if (arg.length < n || (arg.length > n && arg[n] != 0)) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            int c = arg[i] & 0xff;
-            if ((c >= 'a' && c <= 'z' ? c - 32 : c) != word.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean is(byte[] arg, String word) {
+        return OptionWords.is(arg, word);
     }
 }
