@@ -60,6 +60,20 @@ class CommandIntrospectionTest {
     }
 
     @Test
+    void infoOfAnUnknownNameIsANilBulkAsInRedis() throws Exception {
+        // Redis's addReplyCommandInfo answers addReplyNull: $-1 in RESP2 (not *-1), _ in RESP3.
+        try (RawConnection c = new RawConnection(server.port())) {
+            c.send("COMMAND", "INFO", "nosuch");
+            assertThat(c.line()).isEqualTo("*1");
+            assertThat(c.line()).isEqualTo("$-1");
+            c.resp3();
+            c.send("COMMAND", "INFO", "nosuch");
+            assertThat(c.line()).isEqualTo("*1");
+            assertThat(c.line()).isEqualTo("_");
+        }
+    }
+
+    @Test
     void infoOfAContainerListsItsSubcommands() {
         List<Object> config = Raw.list(Raw.list(call("COMMAND", "INFO", "config")).get(0));
         assertThat(config.subList(0, 2)).containsExactly("config", -2L);

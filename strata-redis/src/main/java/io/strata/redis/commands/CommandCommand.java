@@ -64,7 +64,7 @@ final class CommandCommand {
         List<Reply> out = new ArrayList<>();
         for (int i = 2; i < inv.argc(); i++) {
             CommandSpec spec = inv.server().commands().lookupFullName(inv.argString(i));
-            out.add(spec == null ? Reply.NULL_ARRAY : d.info(spec));
+            out.add(spec == null ? Reply.NULL_BULK : d.info(spec)); // addReplyNull: $-1, or _ in RESP3
         }
         return Reply.array(out);
     }
