@@ -35,6 +35,37 @@ final class RawConnection implements AutoCloseable {
         out.flush();
     }
 
+    /** Sends a command whose arguments are any bytes. */
+    void sendBytes(byte[]... args) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] a : args) {
+            b.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            b.writeBytes(a);
+            b.writeBytes(new byte[] {'\r', '\n'});
+        }
+        out.write(b.toByteArray());
+        out.flush();
+    }
+
+    /** The next line of the reply stream as bytes, without its CRLF. */
+    byte[] lineBytes() throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        int prev = -1;
+        while (true) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("connection closed");
+            }
+            if (prev == '\r' && c == '\n') {
+                byte[] bytes = b.toByteArray();
+                return java.util.Arrays.copyOf(bytes, bytes.length - 1);
+            }
+            b.write(c);
+            prev = c;
+        }
+    }
+
     /** The next line of the reply stream, without its CRLF. */
     String line() throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();

@@ -3,6 +3,7 @@ package io.strata.redis.command;
 import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.acl.Denial;
+import io.strata.redis.protocol.ErrorText;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -702,16 +703,19 @@ public final class CommandExecutor {
                 + "restart the server.";
     }
 
-    /** Redis 7's {@code unknown command '%.128s', with args beginning with: 'a' 'b' }: at most 128 characters of arguments. */
+    /**
+     * Redis 7's {@code unknown command '%.128s', with args beginning with: 'a' 'b' }, as
+     * {@code commandCheckExistence} prints it: each argument's bytes up to a NUL, the name at
+     * most 128 bytes and the arguments together at most 128 (newlines become spaces when sent).
+     */
     static String unknownCommand(byte[][] args) {
         StringBuilder list = new StringBuilder();
         for (int i = 1; i < args.length && list.length() < 128; i++) {
-            String a = new String(args[i], StandardCharsets.UTF_8);
-            list.append('\'').append(a, 0, Math.min(a.length(), 128 - list.length())).append("' ");
+            int precision = 128 - list.length(); // '%.*s' with the length before this argument's quote
+            list.append('\'').append(ErrorText.of(args[i], precision)).append("' ");
         }
-        String name = new String(args[0], StandardCharsets.UTF_8);
-        String message = "ERR unknown command '" + name.substring(0, Math.min(name.length(), 128)) + "', with args beginning with: " + list;
-        String note = UnsupportedFeatures.noteFor(name);
+        String message = "ERR unknown command '" + ErrorText.of(args[0], 128) + "', with args beginning with: " + list;
+        String note = UnsupportedFeatures.noteFor(new String(args[0], StandardCharsets.UTF_8));
         return note == null ? message : message + "(" + note + ")";
     }
 }

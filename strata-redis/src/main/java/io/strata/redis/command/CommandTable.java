@@ -1,5 +1,7 @@
 package io.strata.redis.command;
 
+import io.strata.redis.protocol.ErrorText;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -207,11 +209,23 @@ public final class CommandTable {
         return CommandExecutor.unknownCommand(args);
     }
 
-    /** {@code ERR unknown subcommand '%.128s'. Try CONFIG HELP.} */
+    /**
+     * {@code ERR unknown subcommand '%.128s'. Try CONFIG HELP.}, as Redis's
+     * {@code commandCheckExistence} prints it: the subcommand's bytes up to a NUL, at most 128,
+     * and the container's name up to a NUL in ASCII upper case.
+     */
     static String unknownSubcommand(byte[] container, byte[] sub) {
-        String s = new String(sub, StandardCharsets.UTF_8);
-        return "ERR unknown subcommand '" + s.substring(0, Math.min(s.length(), 128)) + "'. Try "
-                + new String(container, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT) + " HELP.";
+        return "ERR unknown subcommand '" + ErrorText.of(sub, 128) + "'. Try "
+                + asciiUpper(ErrorText.of(container)) + " HELP.";
+    }
+
+    private static String asciiUpper(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            sb.append(c >= 'a' && c <= 'z' ? (char) (c - 32) : c);
+        }
+        return sb.toString();
     }
 
     private static Set<CommandFlag> parseFlags(String flags) {

@@ -2,6 +2,7 @@ package io.strata.redis.command;
 
 import io.strata.redis.blocking.BlockingAttempt;
 import io.strata.redis.config.NotifyKeyspaceEvents;
+import io.strata.redis.protocol.ErrorText;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -48,6 +49,35 @@ public final class Invocation {
 
     public String argString(int i) {
         return new String(args[i], StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The argument as Redis echoes it in an error ({@code %s}): up to its first NUL, its bytes
+     * kept ({@link ErrorText}).
+     */
+    public String argText(int i) {
+        return ErrorText.of(args[i]);
+    }
+
+    /** As {@link #argText(int)} for {@code %.<max>s}: at most {@code max} bytes. */
+    public String argText(int i, int max) {
+        return ErrorText.of(args[i], max);
+    }
+
+    /**
+     * Redis's {@code addReplySubcommandSyntaxError}: {@code ERR unknown subcommand or wrong
+     * number of arguments for '<argument 1, %.128s>'. Try <COMMAND> HELP.}
+     */
+    public RedisException subcommandSyntaxError() {
+        StringBuilder name = new StringBuilder(argText(0));
+        for (int c = 0; c < name.length(); c++) {
+            char ch = name.charAt(c);
+            if (ch >= 'a' && ch <= 'z') {
+                name.setCharAt(c, (char) (ch - 32));
+            }
+        }
+        return new RedisException("ERR unknown subcommand or wrong number of arguments for '" + argText(1, 128)
+                + "'. Try " + name + " HELP.");
     }
 
     /** The argument in upper case, for matching option words. */

@@ -115,8 +115,7 @@ final class AclCommands {
             default:
                 break;
         }
-        throw new RedisException("ERR unknown subcommand or wrong number of arguments for '" + truncate(inv.argString(1))
-                + "'. Try " + inv.argString(0).toUpperCase(Locale.ROOT) + " HELP.");
+        throw inv.subcommandSyntaxError();
     }
 
     private static Reply log(Invocation inv, AccessControl acl) {
@@ -128,10 +127,6 @@ final class AclCommands {
             count = inv.longArg(2);
         }
         return AclReplies.log(acl, count, inv.now());
-    }
-
-    private static String truncate(String s) {
-        return s.length() > 128 ? s.substring(0, 128) : s;
     }
 
     private static Reply help() {

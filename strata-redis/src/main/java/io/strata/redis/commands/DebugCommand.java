@@ -68,8 +68,7 @@ final class DebugCommand {
                 }
                 break;
         }
-        throw new RedisException("ERR unknown subcommand or wrong number of arguments for '" + inv.argString(1)
-                + "'. Try DEBUG HELP.");
+        throw inv.subcommandSyntaxError();
     }
 
     /** A sample reply of each RESP type, as Redis's DEBUG PROTOCOL gives them. */

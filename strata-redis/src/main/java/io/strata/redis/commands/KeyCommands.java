@@ -10,8 +10,10 @@ import com.apple.foundationdb.Transaction;
 import io.strata.redis.command.CommandTable;
 import io.strata.redis.command.GlobPattern;
 import io.strata.redis.command.Invocation;
+import io.strata.redis.command.OptionWords;
 import io.strata.redis.keyspace.KeyMeta;
 import io.strata.redis.keyspace.KeyStore;
+import io.strata.redis.protocol.ErrorText;
 import io.strata.redis.protocol.RedisException;
 import io.strata.redis.protocol.Reply;
 
@@ -105,13 +107,18 @@ final class KeyCommands {
         boolean gt = false;
         boolean lt = false;
         for (int i = 3; i < inv.argc(); i++) {
-            String opt = inv.option(i);
-            switch (opt) {
-                case "NX": nx = true; break;
-                case "XX": xx = true; break;
-                case "GT": gt = true; break;
-                case "LT": lt = true; break;
-                default: throw new RedisException("ERR Unsupported option " + inv.argString(i));
+            byte[] opt = inv.arg(i);
+            if (OptionWords.is(opt, "NX")) {
+                nx = true;
+            } else if (OptionWords.is(opt, "XX")) {
+                xx = true;
+            } else if (OptionWords.is(opt, "GT")) {
+                gt = true;
+            } else if (OptionWords.is(opt, "LT")) {
+                lt = true;
+            } else {
+                // addReplyErrorFormat: newlines at the ends go, those inside become spaces.
+                throw new RedisException(ErrorText.trimmed("ERR Unsupported option " + inv.argText(i)));
             }
         }
         if (nx && (xx || gt || lt)) {

@@ -55,7 +55,7 @@ final class ObjectCommand {
             case "help": arity = 2; break;
             case "encoding": case "freq": case "idletime": case "refcount": arity = 3; break;
             default:
-                throw new RedisException("ERR unknown subcommand '" + inv.argString(1) + "'. Try OBJECT HELP.");
+                throw new RedisException("ERR unknown subcommand '" + inv.argText(1, 128) + "'. Try OBJECT HELP.");
         }
         if (inv.argc() != arity) {
             throw new RedisException("ERR wrong number of arguments for 'object|" + sub + "' command");

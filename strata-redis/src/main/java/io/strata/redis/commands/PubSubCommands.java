@@ -99,14 +99,13 @@ final class PubSubCommands {
                 arity(inv, 2);
                 return pubsub.channels(tr, ChannelKind.PATTERN, null).thenApply(patterns -> Reply.integer(patterns.size()));
             default:
-                throw new RedisException("ERR unknown subcommand '" + inv.argString(1) + "'. Try PUBSUB HELP.");
+                throw new RedisException("ERR unknown subcommand '" + inv.argText(1, 128) + "'. Try PUBSUB HELP.");
         }
     }
 
     private static CompletableFuture<Reply> channels(Invocation inv, Transaction tr, ChannelKind kind) {
         if (inv.argc() > 3) {
-            throw new RedisException("ERR unknown subcommand or wrong number of arguments for '" + inv.argString(1)
-                    + "'. Try PUBSUB HELP.");
+            throw inv.subcommandSyntaxError();
         }
         byte[] pattern = inv.argc() == 3 ? inv.arg(2) : null;
         return inv.server().pubsub().channels(tr, kind, pattern).thenApply(Reply::bulks);

@@ -27,8 +27,10 @@ public final class RespEncoder {
         } else if (reply instanceof Reply.Simple) {
             line(out, '+', ((Reply.Simple) reply).text);
         } else if (reply instanceof Reply.Error) {
-            // A reply line must not break the protocol: newlines in a message become spaces, as in Redis.
-            line(out, '-', ((Reply.Error) reply).message.replace('\r', ' ').replace('\n', ' '));
+            // Newlines become spaces, as in Redis; echoed arguments go back as their own bytes.
+            out.writeByte('-');
+            out.writeBytes(ErrorText.encode(((Reply.Error) reply).message));
+            out.writeBytes(CRLF);
         } else if (reply instanceof Reply.Null) {
             if (resp3) {
                 out.writeByte('_').writeBytes(CRLF);

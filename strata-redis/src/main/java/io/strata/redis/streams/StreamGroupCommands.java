@@ -65,8 +65,7 @@ final class StreamGroupCommands {
     }
 
     private static RedisException subcommandSyntax(Invocation inv) {
-        return new RedisException("ERR unknown subcommand or wrong number of arguments for '" + inv.argString(1)
-                + "'. Try " + inv.argString(0).toUpperCase(java.util.Locale.ROOT) + " HELP.");
+        return inv.subcommandSyntaxError();
     }
 
     /** XGROUP CREATE|SETID|DESTROY|CREATECONSUMER|DELCONSUMER key group ..., as Redis's xgroupCommand. */

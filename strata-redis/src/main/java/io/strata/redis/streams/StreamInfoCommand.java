@@ -53,8 +53,7 @@ final class StreamInfoCommand {
     }
 
     private static RedisException syntax(Invocation inv) {
-        return new RedisException("ERR unknown subcommand or wrong number of arguments for '" + inv.argString(1)
-                + "'. Try XINFO HELP.");
+        return inv.subcommandSyntaxError();
     }
 
     private static Reply bulk(String s) {
