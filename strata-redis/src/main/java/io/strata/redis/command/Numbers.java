@@ -58,36 +58,16 @@ public final class Numbers {
     }
 
     /**
-     * A double as Redis's {@code getDoubleFromObject}: {@code strtod} syntax with
-     * {@code inf}/{@code -inf}/{@code +inf} (any case) and no leading or trailing space; NaN is
-     * refused.
+     * A double as Redis's {@code getDoubleFromObject} ({@code string2d}): the whole argument
+     * read by {@code strtod}, hexadecimal and {@code inf}/{@code infinity} (any case) included;
+     * refused when empty, with a leading space, with anything unread (a NUL byte included), on
+     * overflow to infinity or underflow to zero, and for NaN. See {@link Strtod}.
      */
     public static double parseDouble(byte[] b, String error) {
-        String s = new String(b, StandardCharsets.US_ASCII);
-        if (s.isEmpty() || Character.isWhitespace(s.charAt(0)) || Character.isWhitespace(s.charAt(s.length() - 1))) {
+        Double d = Strtod.string2d(b);
+        if (d == null) {
             throw new RedisException(error);
         }
-        String lower = s.toLowerCase(java.util.Locale.ROOT);
-        switch (lower) {
-            case "inf": case "+inf": case "infinity": case "+infinity":
-                return Double.POSITIVE_INFINITY;
-            case "-inf": case "-infinity":
-                return Double.NEGATIVE_INFINITY;
-            default:
-                break;
-        }
-        // Java's parser also takes type suffixes (1d, 1f) that strtod does not.
-        if (lower.contains("nan") || lower.endsWith("d") || lower.endsWith("f")) {
-            throw new RedisException(error);
-        }
-        try {
-            double d = Double.parseDouble(s);
-            if (Double.isNaN(d)) {
-                throw new RedisException(error);
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new RedisException(error);
-        }
+        return d;
     }
 }

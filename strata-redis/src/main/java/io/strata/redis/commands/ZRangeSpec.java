@@ -1,6 +1,6 @@
 package io.strata.redis.commands;
 
-import io.strata.redis.command.Numbers;
+import io.strata.redis.command.Strtod;
 import io.strata.redis.protocol.RedisException;
 
 import java.util.Arrays;
@@ -48,13 +48,13 @@ final class ZRangeSpec {
         return b.length > 0 && b[0] == '(';
     }
 
+    /** One end as {@code zslParseRange} reads it (see {@link Strtod#rangeBound}): "" is 0, "(" is exclusive 0. */
     private static double score(byte[] b) {
-        byte[] text = exclusive(b) ? Arrays.copyOfRange(b, 1, b.length) : b;
-        try {
-            return Numbers.parseDouble(text, "ERR min or max is not a float");
-        } catch (RedisException e) {
+        Double d = Strtod.rangeBound(b, exclusive(b) ? 1 : 0);
+        if (d == null) {
             throw new RedisException("ERR min or max is not a float");
         }
+        return d;
     }
 
     /** A lexicographic interval: {@code [x} inclusive, {@code (x} exclusive, {@code -} and {@code +} the ends. */
