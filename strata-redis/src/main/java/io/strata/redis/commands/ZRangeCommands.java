@@ -47,32 +47,51 @@ final class ZRangeCommands {
 
     /** ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT offset count] [WITHSCORES], from argument {@code at}. */
     static Request parseZrange(Invocation inv, int at) {
-        By by = By.RANK;
-        boolean rev = false;
+        return parse(inv, at, false, null, null);
+    }
+
+    /** ZREVRANGE, ZRANGEBYSCORE and the other older forms: the kind and direction fixed by the name. */
+    private static Request legacy(Invocation inv, By by, boolean rev) {
+        return parse(inv, 1, false, by, rev);
+    }
+
+    /**
+     * Redis's {@code zrangeGenericCommand} step 1: the options after {@code key min max} at
+     * {@code at}, in its order. BYSCORE, BYLEX and REV are words only while not yet set (by an
+     * earlier word or the command's name), so a repeated one is a syntax error; WITHSCORES is
+     * not a word of the store form; LIMIT's numbers are read where LIMIT stands. Then the
+     * conflicts: a LIMIT count other than -1 with a rank range, WITHSCORES with BYLEX.
+     */
+    private static Request parse(Invocation inv, int at, boolean store, By fixedBy, Boolean fixedRev) {
+        By by = fixedBy;
+        Boolean rev = fixedRev;
         boolean withScores = false;
-        boolean limit = false;
         long offset = 0;
         long count = -1;
         for (int i = at + 3; i < inv.argc(); i++) {
             String opt = inv.option(i);
-            if (opt.equals("WITHSCORES")) {
+            int left = inv.argc() - i - 1;
+            if (!store && opt.equals("WITHSCORES")) {
                 withScores = true;
-            } else if (opt.equals("LIMIT") && i + 2 < inv.argc()) {
+            } else if (opt.equals("LIMIT") && left >= 2) {
                 offset = inv.longArg(i + 1);
                 count = inv.longArg(i + 2);
-                limit = true;
                 i += 2;
-            } else if (opt.equals("BYSCORE")) {
-                by = By.SCORE;
-            } else if (opt.equals("BYLEX")) {
-                by = By.LEX;
-            } else if (opt.equals("REV")) {
+            } else if (rev == null && opt.equals("REV")) {
                 rev = true;
+            } else if (by == null && opt.equals("BYLEX")) {
+                by = By.LEX;
+            } else if (by == null && opt.equals("BYSCORE")) {
+                by = By.SCORE;
             } else {
                 throw RedisException.syntax();
             }
         }
-        if (limit && by == By.RANK) {
+        if (by == null) {
+            by = By.RANK;
+        }
+        boolean reverse = rev != null && rev;
+        if (count != -1 && by == By.RANK) {
             throw new RedisException("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
         }
         if (withScores && by == By.LEX) {
@@ -81,39 +100,12 @@ final class ZRangeCommands {
         // With REV, BYSCORE and BYLEX take the interval as max min.
         byte[] start = inv.arg(at + 1);
         byte[] stop = inv.arg(at + 2);
-        if (rev && by != By.RANK) {
+        if (reverse && by != By.RANK) {
             byte[] t = start;
             start = stop;
             stop = t;
         }
-        return new Request(inv.arg(at), start, stop, by, rev, offset, count, withScores);
-    }
-
-    /** ZREVRANGE, ZRANGEBYSCORE and the other older forms. */
-    private static Request legacy(Invocation inv, By by, boolean rev) {
-        boolean withScores = false;
-        long offset = 0;
-        long count = -1;
-        for (int i = 4; i < inv.argc(); i++) {
-            String opt = inv.option(i);
-            if (opt.equals("WITHSCORES") && by != By.LEX) {
-                withScores = true;
-            } else if (opt.equals("LIMIT") && by != By.RANK && i + 2 < inv.argc()) {
-                offset = inv.longArg(i + 1);
-                count = inv.longArg(i + 2);
-                i += 2;
-            } else {
-                throw RedisException.syntax();
-            }
-        }
-        byte[] start = inv.arg(2);
-        byte[] stop = inv.arg(3);
-        if (rev && by != By.RANK) {
-            byte[] t = start;
-            start = stop;
-            stop = t;
-        }
-        return new Request(inv.arg(1), start, stop, by, rev, offset, count, withScores);
+        return new Request(inv.arg(at), start, stop, by, reverse, offset, count, withScores);
     }
 
     private static CompletableFuture<Reply> range(Invocation inv, Transaction tr, Request r) {
@@ -209,10 +201,7 @@ final class ZRangeCommands {
 
     /** ZRANGESTORE dst src min max [BYSCORE|BYLEX] [REV] [LIMIT offset count]. */
     private static CompletableFuture<Reply> zrangestore(Invocation inv, Transaction tr) {
-        Request r = parseZrange(inv, 2);
-        if (r.withScores()) {
-            throw RedisException.syntax();
-        }
+        Request r = parse(inv, 2, true, null, null);
         byte[] dst = inv.arg(1);
         return select(inv, tr, r).thenCompose(elements -> store(inv, tr, dst, elements));
     }
