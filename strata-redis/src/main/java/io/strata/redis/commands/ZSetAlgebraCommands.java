@@ -38,12 +38,36 @@ final class ZSetAlgebraCommands {
         t.add("zintercard", -3, "readonly", 0, 0, 0, "sortedset", DATA, ZSetAlgebraCommands::zintercard);
     }
 
+    /** The options after the keys: WEIGHTS, AGGREGATE, WITHSCORES, or ZINTERCARD's LIMIT. */
+    private record Options(double[] weights, String aggregate, boolean withScores, long limit) {
+    }
+
+    /**
+     * ZUNION/ZINTER/ZDIFF and their STORE forms. As Redis's {@code zunionInterDiffGenericCommand}:
+     * numkeys, then every input key's type (WRONGTYPE before any option is looked at), then the
+     * options, then the work.
+     */
     private static CompletableFuture<Reply> combine(Invocation inv, Transaction tr, Op op, boolean store) {
-        String name = inv.spec().name();
         int numkeysAt = store ? 2 : 1;
+        List<byte[]> keys = keys(inv, numkeysAt);
+        return metas(inv, tr, keys).thenCompose(metas -> {
+            Options o = options(inv, numkeysAt + 1 + keys.size(), keys.size(), op, store, false);
+            return contents(inv, tr, metas).thenCompose(inputs -> {
+                Map<ByteBuffer, Double> result = compute(op, inputs, o.weights(), o.aggregate());
+                List<byte[]> elements = sorted(result);
+                if (store) {
+                    return ZRangeCommands.store(inv, tr, inv.arg(1), elements);
+                }
+                return CompletableFuture.completedFuture(o.withScores() ? ZSets.withScores(inv, elements) : ZSets.members(elements));
+            });
+        });
+    }
+
+    /** numkeys at {@code numkeysAt} and the keys after it, checked as Redis does before reading them. */
+    private static List<byte[]> keys(Invocation inv, int numkeysAt) {
         long numkeys = inv.longArg(numkeysAt);
         if (numkeys < 1) {
-            throw new RedisException("ERR at least 1 input key is needed for '" + name + "' command");
+            throw new RedisException("ERR at least 1 input key is needed for '" + inv.spec().name() + "' command");
         }
         if (numkeys > inv.argc() - numkeysAt - 1) {
             throw RedisException.syntax();
@@ -52,47 +76,70 @@ final class ZSetAlgebraCommands {
         for (int i = 0; i < numkeys; i++) {
             keys.add(inv.arg(numkeysAt + 1 + i));
         }
-        double[] weights = new double[keys.size()];
+        return keys;
+    }
+
+    /** The options from argument {@code at}, word by word as Redis reads them. */
+    private static Options options(Invocation inv, int at, int numkeys, Op op, boolean store, boolean cardinality) {
+        double[] weights = new double[numkeys];
         java.util.Arrays.fill(weights, 1);
         String aggregate = "SUM";
         boolean withScores = false;
-        for (int i = numkeysAt + 1 + (int) numkeys; i < inv.argc(); i++) {
+        long limit = 0;
+        for (int i = at; i < inv.argc(); i++) {
             String opt = inv.option(i);
-            int left = inv.argc() - i - 1;
-            if (op != Op.DIFF && opt.equals("WEIGHTS") && left >= numkeys) {
+            int remaining = inv.argc() - i;
+            if (op != Op.DIFF && !cardinality && remaining >= numkeys + 1 && opt.equals("WEIGHTS")) {
                 for (int w = 0; w < numkeys; w++) {
                     weights[w] = Numbers.parseDouble(inv.arg(i + 1 + w), "ERR weight value is not a float");
                 }
-                i += (int) numkeys;
-            } else if (op != Op.DIFF && opt.equals("AGGREGATE") && left >= 1) {
+                i += numkeys;
+            } else if (op != Op.DIFF && !cardinality && remaining >= 2 && opt.equals("AGGREGATE")) {
                 aggregate = inv.option(i + 1);
                 if (!aggregate.equals("SUM") && !aggregate.equals("MIN") && !aggregate.equals("MAX")) {
                     throw RedisException.syntax();
                 }
                 i++;
-            } else if (!store && opt.equals("WITHSCORES")) {
+            } else if (!store && !cardinality && opt.equals("WITHSCORES")) {
                 withScores = true;
+            } else if (cardinality && remaining >= 2 && opt.equals("LIMIT")) {
+                // getPositiveLongFromObjectOrReply: a non-number and a negative LIMIT share the message.
+                limit = inv.longArg(i + 1, "ERR LIMIT can't be negative");
+                if (limit < 0) {
+                    throw new RedisException("ERR LIMIT can't be negative");
+                }
+                i++;
             } else {
                 throw RedisException.syntax();
             }
         }
-        String agg = aggregate;
-        boolean scores = withScores;
-        return readAll(inv, tr, keys).thenCompose(inputs -> {
-            Map<ByteBuffer, Double> result = compute(op, inputs, weights, agg);
-            List<byte[]> elements = sorted(result);
-            if (store) {
-                return ZRangeCommands.store(inv, tr, inv.arg(1), elements);
+        return new Options(weights, aggregate, withScores, limit);
+    }
+
+    /** Each key's metadata (null if absent); WRONGTYPE for a key neither a sorted set nor a set. */
+    private static CompletableFuture<List<KeyMeta>> metas(Invocation inv, Transaction tr, List<byte[]> keys) {
+        List<CompletableFuture<KeyMeta>> reads = new ArrayList<>();
+        for (byte[] key : keys) {
+            reads.add(inv.server().keys().get(tr, inv.db(), key, inv.now()));
+        }
+        return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            List<KeyMeta> out = new ArrayList<>();
+            for (CompletableFuture<KeyMeta> r : reads) {
+                KeyMeta m = r.join();
+                if (m != null && m.type() != RedisType.ZSET && m.type() != RedisType.SET) {
+                    throw RedisException.wrongType();
+                }
+                out.add(m);
             }
-            return CompletableFuture.completedFuture(scores ? ZSets.withScores(inv, elements) : ZSets.members(elements));
+            return out;
         });
     }
 
     /** Each input as member → score in (score, member) order; null for a missing key. Sets count with score 1. */
-    static CompletableFuture<List<Map<ByteBuffer, Double>>> readAll(Invocation inv, Transaction tr, List<byte[]> keys) {
+    private static CompletableFuture<List<Map<ByteBuffer, Double>>> contents(Invocation inv, Transaction tr, List<KeyMeta> metas) {
         List<CompletableFuture<Map<ByteBuffer, Double>>> reads = new ArrayList<>();
-        for (byte[] key : keys) {
-            reads.add(inv.server().keys().get(tr, inv.db(), key, inv.now()).thenCompose(meta -> read(inv, tr, meta)));
+        for (KeyMeta m : metas) {
+            reads.add(read(inv, tr, m));
         }
         return CompletableFuture.allOf(reads.toArray(new CompletableFuture[0])).thenApply(ignored -> {
             List<Map<ByteBuffer, Double>> out = new ArrayList<>();
@@ -201,38 +248,17 @@ final class ZSetAlgebraCommands {
         return elements;
     }
 
-    /** ZINTERCARD numkeys key [key ...] [LIMIT limit]. */
+    /** ZINTERCARD numkeys key [key ...] [LIMIT limit]: ZINTER's checks and order, LIMIT its only option. */
     private static CompletableFuture<Reply> zintercard(Invocation inv, Transaction tr) {
-        // Redis 7.0 runs ZINTERCARD through ZUNION/ZINTER's argument checks, words included.
-        long numkeys = inv.longArg(1);
-        if (numkeys < 1) {
-            throw new RedisException("ERR at least 1 input key is needed for 'zintercard' command");
-        }
-        if (numkeys > inv.argc() - 2) {
-            throw RedisException.syntax();
-        }
-        long limit = 0;
-        int i = 2 + (int) numkeys;
-        if (i < inv.argc()) {
-            if (!inv.option(i).equals("LIMIT") || i + 2 != inv.argc()) {
-                throw RedisException.syntax();
-            }
-            // Redis words both a non-number and a negative LIMIT the same way.
-            limit = inv.longArg(i + 1, "ERR LIMIT can't be negative");
-            if (limit < 0) {
-                throw new RedisException("ERR LIMIT can't be negative");
-            }
-        }
-        List<byte[]> keys = new ArrayList<>();
-        for (int k = 2; k < 2 + numkeys; k++) {
-            keys.add(inv.arg(k));
-        }
-        long cap = limit;
-        double[] ones = new double[keys.size()];
-        java.util.Arrays.fill(ones, 1);
-        return readAll(inv, tr, keys).thenApply(inputs -> {
-            long n = compute(Op.INTER, inputs, ones, "SUM").size();
-            return Reply.integer(cap > 0 ? Math.min(n, cap) : n);
+        List<byte[]> keys = keys(inv, 1);
+        return metas(inv, tr, keys).thenCompose(metas -> {
+            long cap = options(inv, 2 + keys.size(), keys.size(), Op.INTER, false, true).limit();
+            double[] ones = new double[keys.size()];
+            java.util.Arrays.fill(ones, 1);
+            return contents(inv, tr, metas).thenApply(inputs -> {
+                long n = compute(Op.INTER, inputs, ones, "SUM").size();
+                return Reply.integer(cap > 0 ? Math.min(n, cap) : n);
+            });
         });
     }
 }
