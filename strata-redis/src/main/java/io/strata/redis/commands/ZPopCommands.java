@@ -21,6 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ZPopCommands {
     /** Sets up to this size come back whole from ZSCAN with cursor 0, as Redis's listpack-encoded sets do. */
     static final int SCAN_WHOLE_UP_TO = 128;
+    /**
+     * A negative ZRANDMEMBER count past this (without WITHSCORES, which Redis itself bounds) is
+     * refused: Redis would try to send 2^62 or more elements and exhaust its memory instead.
+     */
+    static final long MAX_REPEATED_PICKS = Long.MAX_VALUE / 2;
 
     private ZPopCommands() {
     }
@@ -38,9 +43,11 @@ final class ZPopCommands {
             throw RedisException.syntax();
         }
         boolean counted = inv.argc() == 3;
-        long count = counted ? inv.longArg(2) : 1;
+        // getPositiveLongFromObjectOrReply: a non-number gets the range's message too.
+        String positive = "ERR value is out of range, must be positive";
+        long count = counted ? inv.longArg(2, positive) : 1;
         if (count < 0) {
-            throw new RedisException("ERR value is out of range, must be positive");
+            throw new RedisException(positive);
         }
         return pop(inv, tr, inv.arg(1), max, count).thenApply(popped -> {
             if (popped == null) {
@@ -99,17 +106,22 @@ final class ZPopCommands {
             if (!where.equals("MIN") && !where.equals("MAX")) {
                 throw RedisException.syntax();
             }
-            long count = 1;
-            int i = whereAt + 1;
-            if (i < inv.argc()) {
-                if (!inv.option(i).equals("COUNT") || i + 2 != inv.argc()) {
+            // As zmpopGenericCommand: COUNT is a word once, and only with a value after it.
+            long count = -1;
+            for (int i = whereAt + 1; i < inv.argc(); i++) {
+                boolean more = i < inv.argc() - 1;
+                if (count == -1 && more && inv.option(i).equals("COUNT")) {
+                    String countError = "ERR count should be greater than 0";
+                    count = io.strata.redis.command.Numbers.parseLong(inv.arg(++i), countError);
+                    if (count <= 0) {
+                        throw new RedisException(countError);
+                    }
+                } else {
                     throw RedisException.syntax();
                 }
-                String countError = "ERR count should be greater than 0";
-                count = io.strata.redis.command.Numbers.parseLong(inv.arg(i + 1), countError);
-                if (count <= 0) {
-                    throw new RedisException(countError);
-                }
+            }
+            if (count == -1) {
+                count = 1;
             }
             List<byte[]> keys = new ArrayList<>();
             for (int k = numkeysAt + 1; k < whereAt; k++) {
@@ -136,13 +148,21 @@ final class ZPopCommands {
 
     /** ZRANDMEMBER key [count [WITHSCORES]]: random ranks, each found in O(log n). */
     private static CompletableFuture<Reply> zrandmember(Invocation inv, Transaction tr) {
+        // Redis's order: the count and its range, then the syntax, then WITHSCORES's tighter range.
+        boolean counted = inv.argc() >= 3;
+        long count = counted ? inv.longArg(2) : 1;
+        if (count == Long.MIN_VALUE) {
+            throw new RedisException("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807");
+        }
         if (inv.argc() > 4 || (inv.argc() == 4 && !inv.option(3).equals("WITHSCORES"))) {
             throw RedisException.syntax();
         }
-        boolean counted = inv.argc() >= 3;
-        long count = counted ? inv.longArg(2) : 1;
         boolean withScores = inv.argc() == 4;
-        if (counted && (count < -Long.MAX_VALUE / 2 || (withScores && count < -Long.MAX_VALUE / 4))) {
+        if (withScores && (count < -Long.MAX_VALUE / 2 || count > Long.MAX_VALUE / 2)) {
+            throw new RedisException("ERR value is out of range");
+        }
+        if (count < -MAX_REPEATED_PICKS) {
+            // Redis would start a reply of that many elements and never finish it.
             throw new RedisException("ERR value is out of range");
         }
         return ZSets.read(inv, tr, inv.arg(1)).thenCompose(z -> {

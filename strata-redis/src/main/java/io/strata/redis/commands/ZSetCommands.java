@@ -73,14 +73,15 @@ final class ZSetCommands {
         if (elements % 2 != 0 || elements == 0) {
             throw RedisException.syntax();
         }
-        if (incr && elements > 2) {
-            throw new RedisException("ERR INCR option supports a single increment-element pair");
-        }
+        // Redis's order: the option conflicts, then INCR's single pair, then the scores, then the key.
         if (nx && xx) {
             throw new RedisException("ERR XX and NX options at the same time are not compatible");
         }
         if ((gt && nx) || (lt && nx) || (gt && lt)) {
             throw new RedisException("ERR GT, LT, and/or NX options at the same time are not compatible");
+        }
+        if (incr && elements > 2) {
+            throw new RedisException("ERR INCR option supports a single increment-element pair");
         }
         List<Double> scores = new ArrayList<>();
         List<byte[]> members = new ArrayList<>();
