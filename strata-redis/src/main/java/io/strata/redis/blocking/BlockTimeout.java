@@ -1,6 +1,6 @@
 package io.strata.redis.blocking;
 
-import io.strata.redis.command.Numbers;
+import io.strata.redis.command.LongDouble;
 import io.strata.redis.protocol.RedisException;
 
 /** The timeout argument of the blocking commands, read as Redis 7.0 reads it. */
@@ -9,18 +9,23 @@ public final class BlockTimeout {
     }
 
     /**
-     * Seconds as a floating-point number, rounded up to whole milliseconds; 0 means no timeout.
-     * Redis converts the rounded value to a 64-bit integer, so infinity and values past 2^63
-     * milliseconds come out negative there and are refused here with the same error.
+     * Seconds as Redis's {@code getTimeoutFromObjectOrReply} reads them: a long double
+     * ({@code string2ld}, so {@code 1e400} and {@code 1e-400} are numbers there), times 1000 and
+     * rounded up to whole milliseconds in long double arithmetic, then converted to a 64-bit
+     * integer — infinity and values past 2^63 milliseconds come out negative and are refused
+     * with Redis's "timeout is negative"; 0 means no timeout.
      *
      * @return the timeout in milliseconds, 0 for none
      */
     public static long parseSeconds(byte[] arg) {
-        double seconds = Numbers.parseDouble(arg, "ERR timeout is not a float or out of range");
-        double millis = Math.ceil(seconds * 1000.0);
-        if (millis < 0 || !(millis < 0x1p63)) {
+        LongDouble seconds = LongDouble.parse(arg);
+        if (seconds == null) {
+            throw new RedisException("ERR timeout is not a float or out of range");
+        }
+        long millis = seconds.times(1000).ceilToLong();
+        if (millis < 0) {
             throw new RedisException("ERR timeout is negative");
         }
-        return (long) millis;
+        return millis;
     }
 }

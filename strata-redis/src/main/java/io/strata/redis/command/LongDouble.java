@@ -97,6 +97,27 @@ public final class LongDouble {
         return round(exact.add(other.exact));
     }
 
+    /** The product with {@code k} rounded to the format, as the x87 unit multiplies; may overflow to an infinity. */
+    public LongDouble times(long k) {
+        if (isInfinite()) {
+            return k == 0 ? null : new LongDouble(null, k > 0 ? infinity : -infinity);
+        }
+        return round(exact.multiply(BigDecimal.valueOf(k)));
+    }
+
+    /**
+     * C's {@code (long long) ceill(x)} on x86-64: the ceiling when it fits in a {@code long},
+     * else {@code Long.MIN_VALUE} (the "integer indefinite" value the conversion gives for an
+     * infinity or a value out of range).
+     */
+    public long ceilToLong() {
+        if (isInfinite()) {
+            return Long.MIN_VALUE;
+        }
+        BigInteger c = exact.setScale(0, RoundingMode.CEILING).toBigIntegerExact();
+        return c.bitLength() < 64 ? c.longValue() : Long.MIN_VALUE;
+    }
+
     /**
      * Redis's {@code ld2string(..., LD_STR_HUMAN)}: {@code "%.17Lf"} with the trailing zeros
      * and a bare point removed, {@code "-0"} written {@code "0"}; infinities as {@code inf}.
