@@ -175,4 +175,15 @@ class SortedSetArgumentParityTest extends ServerTestSupport {
         fails("ERR count should be greater than 0", "BZMPOP", "0.1", "1", "z", "MIN", "COUNT", "-1", "5");
         assertThat(call("ZMPOP", "1", "z", "MAX", "COUNT", "2")).isEqualTo(List.of("z", List.of(List.of("b", "2"), List.of("a", "1"))));
     }
+
+    /**
+     * Redis replies ZUNION/ZINTER from the skip list it built, so 0 × -1 is "-0". A stored -0
+     * (ZADD, ZUNIONSTORE) reads back as 0 here: the element key keeps -0 as 0 (docs/redis.md).
+     */
+    @Test
+    void zunionRepliesMinusZeroAsComputed() {
+        call("ZADD", "y", "0", "a");
+        assertThat(call("ZUNION", "1", "y", "WEIGHTS", "-1", "WITHSCORES")).isEqualTo(List.of("a", "-0"));
+        assertThat(call("ZINTER", "1", "y", "WEIGHTS", "-1", "WITHSCORES")).isEqualTo(List.of("a", "-0"));
+    }
 }

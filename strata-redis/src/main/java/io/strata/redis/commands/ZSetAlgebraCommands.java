@@ -58,9 +58,30 @@ final class ZSetAlgebraCommands {
                 if (store) {
                     return ZRangeCommands.store(inv, tr, inv.arg(1), elements);
                 }
-                return CompletableFuture.completedFuture(o.withScores() ? ZSets.withScores(inv, elements) : ZSets.members(elements));
+                return CompletableFuture.completedFuture(o.withScores() ? withScores(inv, elements, result) : ZSets.members(elements));
             });
         });
+    }
+
+    /**
+     * The reply with each score as computed, not as the element key holds it: a -0 (0 times a
+     * negative weight) stays -0, as in Redis, which replies from the skip list it built; the
+     * element key stores -0 as 0.
+     */
+    private static Reply withScores(Invocation inv, List<byte[]> elements, Map<ByteBuffer, Double> result) {
+        List<Reply> out = new ArrayList<>();
+        boolean pairs = inv.session().protocol() >= 3;
+        for (byte[] e : elements) {
+            byte[] member = ZSetObject.memberOf(e);
+            Reply score = Reply.doubleValue(result.get(ByteBuffer.wrap(member)));
+            if (pairs) {
+                out.add(Reply.array(Reply.bulk(member), score));
+            } else {
+                out.add(Reply.bulk(member));
+                out.add(score);
+            }
+        }
+        return Reply.array(out);
     }
 
     /** numkeys at {@code numkeysAt} and the keys after it, checked as Redis does before reading them. */
