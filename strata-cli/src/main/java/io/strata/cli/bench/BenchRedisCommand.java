@@ -3,6 +3,7 @@ package io.strata.cli.bench;
 import com.apple.foundationdb.Database;
 import io.strata.Storage;
 import io.strata.cli.StorageOptions;
+import io.strata.cli.serve.ServeRedisCommand;
 import io.strata.bench.redis.MemoryPerKey;
 import io.strata.bench.redis.RedisBenchmark;
 import io.strata.bench.redis.RedisPeer;
@@ -107,7 +108,7 @@ public final class BenchRedisCommand implements Callable<Integer> {
         Path dataDir = dir != null ? dir : Files.createTempDirectory("strata-bench-redis-data-");
         Database db;
         try {
-            db = storageOptions.builder().open(dataDir.resolve("db"));
+            db = storageOptions.builder().mvccWindow(ServeRedisCommand.MVCC_WINDOW).open(dataDir.resolve("db"));
         } catch (IllegalStateException | java.io.UncheckedIOException e) {
             System.err.println("strata bench redis: " + e.getMessage());
             if (dir == null) {
@@ -116,9 +117,9 @@ public final class BenchRedisCommand implements Callable<Integer> {
             return 1;
         }
         String storage = StorageOptions.of(db).map(Storage::label).orElse("?");
-        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d, %s; Strata storage %s; Redis %s; %d cores, Java %s%n",
+        System.out.printf(Locale.ROOT, "# strata bench redis: %d clients, %d requests, -P %d, %s; Strata storage %s, MVCC window %s; Redis %s; %d cores, Java %s%n",
                 clients, requests, pipeline, keyspace == 0 ? "one key per test" : String.format(Locale.ROOT, "-r %,d", keyspace),
-                storage, RedisPeer.version(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+                storage, ServeRedisCommand.MVCC_WINDOW.label(), RedisPeer.version(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         try (db;
              RedisServer strata = RedisServer.start(db, RedisConfig.defaults().withPort(port).withStorage(storage));
              RedisPeer always = RedisPeer.start(RedisPeer.Mode.DURABLE, port + 1);

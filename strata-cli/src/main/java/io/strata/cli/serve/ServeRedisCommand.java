@@ -31,6 +31,14 @@ import java.util.concurrent.Callable;
                 "--storage picks where a new directory keeps its data: memory (the default) or ssd",
                 "(for data larger than memory); the directory records it, so later starts need none."})
 public final class ServeRedisCommand implements Callable<Integer> {
+    /**
+     * How long the embedded engine under the server keeps old versions: the server owns the
+     * engine and takes every read version itself, never setting one, so versions need to stay
+     * readable only for its open transactions ({@link MvccWindow#OPEN_TRANSACTIONS}). {@code
+     * strata bench redis} opens its server's engine the same way.
+     */
+    public static final MvccWindow MVCC_WINDOW = MvccWindow.OPEN_TRANSACTIONS;
+
     /** Where data lives when no option says otherwise, relative to the working directory. */
     static final String DEFAULT_DIR = "strata-redis-data";
 
@@ -117,7 +125,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
         Database database;
         String where;
         if (memory) {
-            database = Strata.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS).inMemory();
+            database = Strata.builder().mvccWindow(MVCC_WINDOW).inMemory();
             settings = settings.withDurable(false);
             where = "in memory only (--memory): data is lost when the server stops";
         } else if (clusterFile != null) {
@@ -130,9 +138,7 @@ public final class ServeRedisCommand implements Callable<Integer> {
             where = "on the FoundationDB cluster of " + clusterFile;
         } else {
             Path directory = (dir != null ? dir : Path.of(DEFAULT_DIR)).toAbsolutePath().normalize();
-            // The server owns its engine and never sets read versions: versions need to stay
-            // readable only for its open transactions (MvccWindow.OPEN_TRANSACTIONS).
-            Strata.Builder builder = storageOptions.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS);
+            Strata.Builder builder = storageOptions.builder().mvccWindow(MVCC_WINDOW);
             if (storageOptions.storage() == null && configStorage != null) {
                 builder.storage(configStorage);
             }
