@@ -136,25 +136,9 @@ public final class Strtod {
         if (intDigits + fracDigits == 0) {
             return new Result(0, from, false);
         }
-        long exponent = 0;
-        if (i < n && (b[i] == 'e' || b[i] == 'E')) {
-            int j = i + 1;
-            boolean expNegative = false;
-            if (j < n && (b[j] == '+' || b[j] == '-')) {
-                expNegative = b[j] == '-';
-                j++;
-            }
-            if (j < n && isDigit(b[j])) {
-                while (j < n && isDigit(b[j])) {
-                    exponent = Math.min(EXPONENT_CLAMP, exponent * 10 + (b[j] - '0'));
-                    j++;
-                }
-                if (expNegative) {
-                    exponent = -exponent;
-                }
-                i = j;
-            }
-        }
+        Exponent e = exponent(b, i, 'e');
+        long exponent = e.value();
+        i = e.end();
         String literal = (negative ? "-" : "") + (digits.length() == 0 ? "0" : digits) + "e" + (exponent - fracDigits);
         double value = Double.parseDouble(literal);
         return new Result(value, i, outOfRange(value, digits));
@@ -180,29 +164,44 @@ public final class Strtod {
         if (intPart.length() + fracPart.length() == 0) {
             return null;
         }
-        long exponent = 0;
-        if (i < n && (b[i] == 'p' || b[i] == 'P')) {
-            int j = i + 1;
-            boolean expNegative = false;
-            if (j < n && (b[j] == '+' || b[j] == '-')) {
-                expNegative = b[j] == '-';
-                j++;
-            }
-            if (j < n && isDigit(b[j])) {
-                while (j < n && isDigit(b[j])) {
-                    exponent = Math.min(EXPONENT_CLAMP, exponent * 10 + (b[j] - '0'));
-                    j++;
-                }
-                if (expNegative) {
-                    exponent = -exponent;
-                }
-                i = j;
-            }
-        }
+        Exponent e = exponent(b, i, 'p');
+        long exponent = e.value();
+        i = e.end();
         String literal = (negative ? "-" : "") + "0x" + (intPart.length() == 0 ? "0" : intPart) + "."
                 + (fracPart.length() == 0 ? "0" : fracPart) + "p" + exponent;
         double value = Double.parseDouble(literal);
         return new Result(value, i, outOfRange(value, intPart.append(fracPart)));
+    }
+
+    /** An exponent's value and where it ends. */
+    private record Exponent(long value, int end) {
+    }
+
+    /**
+     * The exponent at {@code i}: {@code marker} ({@code e} or {@code p}, either case), an
+     * optional sign, digits (clamped to {@link #EXPONENT_CLAMP}). Not there, or a marker with
+     * no digit after it: value 0, ending at {@code i} (the marker is not read).
+     */
+    private static Exponent exponent(byte[] b, int i, char marker) {
+        int n = b.length;
+        if (i >= n || (b[i] | 0x20) != marker) {
+            return new Exponent(0, i);
+        }
+        int j = i + 1;
+        boolean negative = false;
+        if (j < n && (b[j] == '+' || b[j] == '-')) {
+            negative = b[j] == '-';
+            j++;
+        }
+        if (j >= n || !isDigit(b[j])) {
+            return new Exponent(0, i);
+        }
+        long value = 0;
+        while (j < n && isDigit(b[j])) {
+            value = Math.min(EXPONENT_CLAMP, value * 10 + (b[j] - '0'));
+            j++;
+        }
+        return new Exponent(negative ? -value : value, j);
     }
 
     /** ERANGE as Redis sees it: infinite from finite digits, or zero from a nonzero digit. */
