@@ -104,6 +104,10 @@ class SortEngineTest {
         assertThat(SortScore.parse(bytes("1e-400").get(0))).isNull();
         assertThat(SortScore.parse(bytes("0e-400").get(0))).isEqualTo(0.0);
         assertThat(SortScore.parse(bytes("1d").get(0))).isNull();
+        // strtod stops at a NUL and sortCommand then looks only at the byte it stopped on.
+        assertThat(SortScore.parse(new byte[] {0})).isEqualTo(0.0);
+        assertThat(SortScore.parse(new byte[] {'1', 0, 'x'})).isEqualTo(1.0);
+        assertThat(SortScore.parse(new byte[] {'1', ' ', 0})).isNull();
     }
 
     @Test
