@@ -330,6 +330,17 @@ def g_keys(r):
     return ["EXISTS"] + keys(r), "exact"
 
 
+def random_picks(r, cmd, k, with_word):
+    """HRANDFIELD / SRANDMEMBER / ZRANDMEMBER key [count [WITH…]]: counts of every sign and edge."""
+    a = [cmd, k]
+    if r.random() < 0.8:
+        a.append(r.choice(["0", "1", "2", "-1", "-3", "5", "-10", "10", "a", "-9223372036854775808",
+                           "9223372036854775807", "3", "-5"]))
+        if with_word and r.random() < 0.5:
+            a.append(with_word)
+    return a, "rand:" + cmd.lower()
+
+
 def g_hash(r):
     k = key(r)
     c = r.randrange(24)
@@ -362,13 +373,7 @@ def g_hash(r):
     if c in (15, 16):
         return [r.choice(["HKEYS", "HVALS", "HGETALL"]), k], "hashorder"
     if c in (17, 18, 19):
-        a = ["HRANDFIELD", k]
-        if r.random() < 0.8:
-            a.append(r.choice(["0", "1", "2", "-1", "-3", "5", "-10", "10", "a", "-9223372036854775808",
-                               "9223372036854775807", "3", "-5"]))
-            if r.random() < 0.5:
-                a.append("WITHVALUES")
-        return a, "rand:hrandfield"
+        return random_picks(r, "HRANDFIELD", k, "WITHVALUES")
     if c == 20:
         return ["OBJECT", "ENCODING", k], "enc"
     if c == 21:
@@ -409,11 +414,7 @@ def g_set_t(r):
             a.append(r.choice(["0", "1", "2", "3", "-1", "100", "a", "1.5"]))
         return a, "spop"
     if c in (18, 19):
-        a = ["SRANDMEMBER", k]
-        if r.random() < 0.8:
-            a.append(r.choice(["0", "1", "2", "-1", "-3", "5", "-10", "10", "a", "-9223372036854775808",
-                               "9223372036854775807", "3", "-5"]))
-        return a, "rand:srandmember"
+        return random_picks(r, "SRANDMEMBER", k, None)
     if c == 20:
         return ["SADD", k] + [str(r.randint(-5, 20)) for _ in range(r.randint(1, 4))], "exact"
     return ["SMISMEMBER", k, mem(r)], "exact"
@@ -593,13 +594,7 @@ def g_zset(r):
             a += ["LIMIT", r.choice(["0", "1", "2", "-1", "a"])]
         return a, "exact"
     if c in (39, 40):
-        a = ["ZRANDMEMBER", k]
-        if r.random() < 0.8:
-            a.append(r.choice(["0", "1", "2", "-1", "-3", "5", "-10", "10", "a", "-9223372036854775808",
-                               "9223372036854775807", "3", "-5"]))
-            if r.random() < 0.5:
-                a.append("WITHSCORES")
-        return a, "rand:zrandmember"
+        return random_picks(r, "ZRANDMEMBER", k, "WITHSCORES")
     if c == 41:
         return ["ZADD", k] + sum([[str(r.randint(-3, 3)), r.choice("abcdef")] for _ in range(r.randint(1, 4))], []), "exact"
     if c == 42:
