@@ -330,6 +330,15 @@ def g_keys(r):
     return ["EXISTS"] + keys(r), "exact"
 
 
+def multi_pop(r, cmd, ends):
+    """LMPOP / ZMPOP numkeys key… end [COUNT n]: numkeys usually right, sometimes not."""
+    ks = keys(r, 1, 3)
+    a = [cmd, r.choice([str(len(ks))] * 5 + ["0", "-1", str(len(ks) + 1)])] + ks + [r.choice(ends)]
+    if r.random() < 0.5:
+        a += ["COUNT", r.choice(["1", "2", "5", "0", "-1", "a"])]
+    return a, "exact"
+
+
 def random_picks(r, cmd, k, with_word):
     """HRANDFIELD / SRANDMEMBER / ZRANDMEMBER key [count [WITH…]]: counts of every sign and edge."""
     a = [cmd, k]
@@ -461,12 +470,7 @@ def g_list(r):
     if c == 21:
         return ["RPOPLPUSH", k, key(r)], "exact"
     if c in (22, 23):
-        ks = keys(r, 1, 3)
-        a = ["LMPOP", r.choice([str(len(ks))] * 5 + ["0", "-1", str(len(ks) + 1)])] + ks + \
-            [r.choice(["LEFT", "RIGHT", "left", "UP"])]
-        if r.random() < 0.5:
-            a += ["COUNT", r.choice(["1", "2", "5", "0", "-1", "a"])]
-        return a, "exact"
+        return multi_pop(r, "LMPOP", ["LEFT", "RIGHT", "left", "UP"])
     if c == 24:
         return ["BLMPOP", "0.01", "1", k, "LEFT"], "exact"
     if c == 25:
@@ -567,12 +571,7 @@ def g_zset(r):
             a.append(r.choice(["0", "1", "2", "5", "-1", "a", "100"]))
         return a, "exact"
     if c in (31, 32):
-        ks = keys(r, 1, 3)
-        a = ["ZMPOP", r.choice([str(len(ks))] * 5 + ["0", "-1", str(len(ks) + 1)])] + ks + \
-            [r.choice(["MIN", "MAX", "min", "MID"])]
-        if r.random() < 0.5:
-            a += ["COUNT", r.choice(["1", "2", "5", "0", "-1", "a"])]
-        return a, "exact"
+        return multi_pop(r, "ZMPOP", ["MIN", "MAX", "min", "MID"])
     if c in (33, 34, 35, 36, 37):
         cmd = r.choice(["ZINTER", "ZUNION", "ZDIFF", "ZINTERSTORE", "ZUNIONSTORE", "ZDIFFSTORE"])
         ks = keys(r, 1, 3)
