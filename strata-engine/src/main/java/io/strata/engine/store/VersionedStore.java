@@ -44,8 +44,8 @@ import java.util.Map;
  * clears a growing prefix over and over — the HCA clears its reservations below the window
  * start at every advance, and its counters below it — would walk the same tombstones each
  * time. So the store remembers a few intervals known to hold no present key (each the union
- * of recent clears, dropped by any {@link #set} inside it), and a clear that starts inside
- * one walks only the part beyond it.
+ * of recent clears that meet or touch; a {@link #set} inside one splits it around its key),
+ * and a clear walks only what lies outside them.
  *
  * <h2>Over a disk store ({@link io.strata.Storage#SSD})</h2>
  * Memory then holds only the window — every write newer than the version the
@@ -349,10 +349,8 @@ public final class VersionedStore implements AutoCloseable {
      * for {@code key}; writer only.
      */
     public void set(byte[] key, int hash, byte[] value, long version) {
-        for (int i = 0; i < absentCount; i++) {
-            if (ByteKeys.compare(key, absentBegins[i]) >= 0 && ByteKeys.compare(key, absentEnds[i]) < 0) {
-                forgetAbsent(i--);
-            }
+        if (absentCount > 0) {
+            splitAbsentAt(key);
         }
         VersionChain chain = index.getOrCreate(key, hash, version, value);
         if (index.created) {
@@ -473,30 +471,97 @@ public final class VersionedStore implements AutoCloseable {
         if (ByteKeys.compare(begin, end) >= 0) {
             return;
         }
-        int known = -1;
-        for (int i = 0; i < absentCount && known < 0; i++) {
-            if (ByteKeys.compare(begin, absentBegins[i]) >= 0 && ByteKeys.compare(begin, absentEnds[i]) <= 0) {
-                known = i;
-            }
-        }
-        byte[] walkFrom = known >= 0 ? absentEnds[known] : begin;
-        if (ByteKeys.compare(walkFrom, end) < 0) {
-            for (Iterator<VersionChain> it = sorted.ascending(walkFrom, end); it.hasNext(); ) {
+        byte[] firstWalked = null;
+        for (byte[] from = pastAbsent(begin); ByteKeys.compare(from, end) < 0; from = pastAbsent(from)) {
+            byte[] stop = nextAbsentAfter(from, end);
+            for (Iterator<VersionChain> it = sorted.ascending(from, stop); it.hasNext(); ) {
                 VersionChain chain = it.next();
                 if (!chain.latestIsTombstone()) {
                     write(chain, version, null);
                 }
             }
-            if (disk != null && disk.anyKeyIn(walkFrom, end)) {
-                // Keys on disk only: remembered as a range until the disk has the clear too.
-                RangeClears.Clear clear = new RangeClears.Clear(walkFrom, end, version);
-                diskClears.add(clear);
-                clearsToHandOver.add(clear);
+            if (firstWalked == null) {
+                firstWalked = from;
+            }
+            from = stop;
+        }
+        if (firstWalked != null && disk != null && disk.anyKeyIn(firstWalked, end)) {
+            // Keys on disk only: remembered as a range until the disk has the clear too (the
+            // known-absent parts it spans hold no key to clear, on disk either).
+            RangeClears.Clear clear = new RangeClears.Clear(firstWalked, end, version);
+            diskClears.add(clear);
+            clearsToHandOver.add(clear);
+        }
+        rememberAbsent(begin, end);
+    }
+
+    /** {@code key}, or the end of the known-absent intervals it falls in, one after another. */
+    private byte[] pastAbsent(byte[] key) {
+        for (boolean moved = true; moved; ) {
+            moved = false;
+            for (int i = 0; i < absentCount; i++) {
+                if (ByteKeys.compare(key, absentBegins[i]) >= 0 && ByteKeys.compare(key, absentEnds[i]) < 0) {
+                    key = absentEnds[i];
+                    moved = true;
+                }
             }
         }
-        if (known >= 0) {
-            absentEnds[known] = ByteKeys.max(absentEnds[known], end);
-        } else if (absentCount < ABSENT_INTERVALS) {
+        return key;
+    }
+
+    /** The first known-absent interval's start after {@code from} and before {@code end}, else {@code end}. */
+    private byte[] nextAbsentAfter(byte[] from, byte[] end) {
+        byte[] stop = end;
+        for (int i = 0; i < absentCount; i++) {
+            if (ByteKeys.compare(absentBegins[i], from) > 0 && ByteKeys.compare(absentBegins[i], stop) < 0) {
+                stop = absentBegins[i];
+            }
+        }
+        return stop;
+    }
+
+    /** Records {@code [begin, end)} as known absent, merged with every interval it meets or touches. */
+    private void rememberAbsent(byte[] begin, byte[] end) {
+        for (int i = 0; i < absentCount; i++) {
+            if (ByteKeys.compare(absentBegins[i], end) <= 0 && ByteKeys.compare(absentEnds[i], begin) >= 0) {
+                begin = ByteKeys.min(begin, absentBegins[i]);
+                end = ByteKeys.max(end, absentEnds[i]);
+                forgetAbsent(i--);
+            }
+        }
+        addAbsent(begin, end);
+    }
+
+    /**
+     * Takes {@code key}, about to be written, out of the known-absent intervals holding it:
+     * the parts before and after it stay known absent, so that the next clear of a prefix that
+     * a late writer wrote one key into walks past that key, not the whole prefix again (the
+     * HCA's allocators that read an older window write their reservations below the start
+     * the last clear moved past).
+     */
+    private void splitAbsentAt(byte[] key) {
+        for (int i = 0; i < absentCount; i++) {
+            if (ByteKeys.compare(key, absentBegins[i]) >= 0 && ByteKeys.compare(key, absentEnds[i]) < 0) {
+                byte[] after = ByteKeys.keyAfter(key);
+                byte[] end = absentEnds[i];
+                if (ByteKeys.compare(absentBegins[i], key) < 0) {
+                    absentEnds[i] = key;
+                } else {
+                    forgetAbsent(i--);
+                }
+                if (ByteKeys.compare(after, end) < 0 && absentCount < ABSENT_INTERVALS) {
+                    // When every slot is taken the part after the key is let go, not an
+                    // interval that a growing prefix's next clear starts in.
+                    absentBegins[absentCount] = after;
+                    absentEnds[absentCount++] = end;
+                }
+            }
+        }
+    }
+
+    /** Adds an interval, in place of the next victim (in turn) when all are taken. */
+    private void addAbsent(byte[] begin, byte[] end) {
+        if (absentCount < ABSENT_INTERVALS) {
             absentBegins[absentCount] = begin;
             absentEnds[absentCount++] = end;
         } else {

@@ -1,5 +1,9 @@
 package io.strata.engine.store;
 
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -64,7 +68,7 @@ class VersionedStoreTest {
             s.set(k(key), k("v"), 10);
         }
         s.clearRange(k("a"), k("b"), 20);                 // remembered as holding nothing
-        s.set(k("a3"), k("v"), 30);                       // a write inside it: forgotten
+        s.set(k("a3"), k("v"), 30);                       // a write inside it: split around a3
         s.clearRange(k("a"), k("c"), 40);                 // must clear a3 and b1
         assertThat(s.latest(k("a3"))).isNull();
         assertThat(s.latest(k("b1"))).isNull();
@@ -78,6 +82,40 @@ class VersionedStoreTest {
         assertThat(s.latest(k("a0"))).isNull();
         assertThat(s.latest(k("z"))).isEqualTo(k("v"));
         assertThat(s.get(k("a1"), 15)).as("older versions stay readable").isEqualTo(k("v"));
+    }
+
+    /**
+     * Any mix of point writes and range clears leaves the newest value of every key as a
+     * sorted map would: the known-absent intervals a clear skips, split by writes into them
+     * and merged by later clears, never hide a present key.
+     */
+    @Property(tries = 300)
+    void setsAndRangeClearsMatchASortedMap(@ForAll @Size(max = 80) List<@IntRange(min = 0, max = 999) Integer> ops) {
+        VersionedStore s = new VersionedStore();
+        java.util.TreeMap<String, String> model = new java.util.TreeMap<>();
+        long version = 10;
+        for (int op : ops) {
+            String a = String.valueOf((char) ('a' + op % 6)) + (char) ('a' + op / 6 % 6);
+            if (op < 450) {
+                String value = "v" + version;
+                s.set(k(a), k(value), version);
+                model.put(a, value);
+            } else {
+                String b = String.valueOf((char) ('a' + op / 36 % 6)) + (op / 216 % 2 == 0 ? "" : "z");
+                String lo = a.compareTo(b) <= 0 ? a : b;
+                String hi = a.compareTo(b) <= 0 ? b : a;
+                s.clearRange(k(lo), k(hi), version);
+                model.subMap(lo, hi).clear();
+            }
+            version++;
+            for (char x = 'a'; x < 'g'; x++) {
+                for (char y = 'a'; y < 'g'; y++) {
+                    String key = "" + x + y;
+                    byte[] got = s.latest(k(key));
+                    assertThat(got == null ? null : new String(got)).as(key).isEqualTo(model.get(key));
+                }
+            }
+        }
     }
 
     @Test
