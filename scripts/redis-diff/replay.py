@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Replays one sequence fuzz.py generated and shrinks it to a minimal repro.
 
-    python3 replay.py SEED SEQ [--len 40] [--redis-port 6395] [--strata-port 6419] [--only FAMILIES]
+    python3 replay.py SEED SEQ [--len 40] [--redis-port 6395] [--strata-port 6419] [--only FAMILIES] [--skip FAMILIES]
 
-SEED and SEQ are the numbers in fuzz.py's "=== seq SEQ seed SEED" line; --len and --only must
-match the run that found it. Prints the first mismatch, the smallest subsequence that still
+SEED and SEQ are the numbers in fuzz.py's "=== seq SEQ seed SEED" line; --len, --only and
+--skip must match the run that found it. Prints the first mismatch, the smallest subsequence that still
 shows it, and both servers' replies to each of its commands.
 """
 import argparse
@@ -21,10 +21,13 @@ ap.add_argument("seed", type=int)
 ap.add_argument("seq", type=int)
 ap.add_argument("--len", type=int, default=40)
 ap.add_argument("--only", default="")
+ap.add_argument("--skip", default="")
 ap.add_argument("--redis-port", type=int, default=6395)
 ap.add_argument("--strata-port", type=int, default=6419)
 opts = ap.parse_args()
-fams = [f for f in (opts.only.split(",") if opts.only else list(fuzz.FAMILIES) + ["multi"]) if f]
+fams, unknown = fuzz.families(opts.only, opts.skip)
+if unknown:
+    ap.error("unknown family: %s" % ",".join(unknown))
 r = random.Random(opts.seed * 100003 + opts.seq)
 seq = fuzz.gen_sequence(r, opts.len, fams)
 run = fuzz.Runner(opts.redis_port, opts.strata_port)
@@ -67,8 +70,13 @@ for a, _ in m:
     print("   ", fuzz.fmt_args(a))
 run.reset()
 for a, _ in m:
-    x, y = run.ref.call(*a), run.dut.call(*a)
-    print(("   " if x == y else "!!!"), fuzz.fmt_args(a), "\n       redis :", fmt(x), "\n       strata:", fmt(y))
+    if isinstance(a, fuzz.Scenario):  # two connections: the replies of its steps, in order
+        why, x, y = run.run_scenario(a)
+        print(("!!!" if why else "   "), fuzz.fmt_args(a), "\n       " + (why or ""))
+    else:
+        x, y = run.ref.call(*a), run.dut.call(*a)
+        print(("   " if x == y else "!!!"), fuzz.fmt_args(a))
+    print("       redis :", fmt(x), "\n       strata:", fmt(y))
 if bad[0][4] == "state":
     print(run.state(run.ref))
     print(run.state(run.dut))

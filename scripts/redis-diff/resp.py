@@ -1,5 +1,6 @@
 """A small RESP2 client over a plain socket: arguments go out as bulk strings (str as
 Latin-1, so each char is one byte), replies come back as (type, value) pairs."""
+import select
 import socket
 
 
@@ -77,6 +78,16 @@ class Conn:
     def call(self, *args):
         self.sock.sendall(self.encode(args))
         return self.read()
+
+    def send(self, *args):
+        """Sends a command without reading its reply (a blocking command on a second connection)."""
+        self.sock.sendall(self.encode(args))
+
+    def ready(self, timeout=0.0):
+        """True if a reply (or part of one) has arrived, waiting up to timeout seconds for it."""
+        if self.buf:
+            return True
+        return bool(select.select([self.sock], [], [], timeout)[0])
 
     def pipeline(self, cmds):
         self.sock.sendall(b"".join(self.encode(c) for c in cmds))
