@@ -1237,14 +1237,14 @@ def norm_map(x, fn):
 def norm_consumer(f, v):
     if f in CLOCK_FIELDS:
         return TIME
-    if f == b"pel":  # XINFO STREAM FULL: [id, delivery time, delivery count]
-        return ("*", [untime(e, 1) for e in (arr(v) or [])])
+    if f == b"pending" and arr(v) is not None:  # XINFO STREAM FULL: [id, delivery time, delivery count]
+        return ("*", [untime(e, 1) for e in arr(v)])
     return v
 
 
 def norm_group(f, v):
-    if f == b"pel":  # XINFO STREAM FULL: [id, consumer, delivery time, delivery count]
-        return ("*", [untime(e, 2) for e in (arr(v) or [])])
+    if f == b"pending" and arr(v) is not None:  # XINFO STREAM FULL: [id, consumer, delivery time, delivery count]
+        return ("*", [untime(e, 2) for e in arr(v)])
     if f == b"consumers" and arr(v) is not None:
         return ("*", [norm_map(c, norm_consumer) for c in arr(v)])
     return v
