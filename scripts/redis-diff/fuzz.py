@@ -903,19 +903,20 @@ def gen_multi(r, fams):
 
 # ------------------------------------------------------------------ two connections
 class Scenario(list):
-    """Commands over two connections to each server (A, the sequence's own, and B), run on
-    Redis and then on Strata as one step of a sequence. steps holds (who, args, kind): who is
-    A or B (a command and its reply), B< (B sends a blocking command; the run goes on once the
-    server counts B among blocked_clients or B's reply has come), B>long / B>short (B's reply
-    to it: see Runner.settle), or sleep (args[0] seconds). The list is what reports print."""
+    """Commands over two or three connections to each server (A, the sequence's own, B and C),
+    run on Redis and then on Strata as one step of a sequence. steps holds (who, args, kind):
+    who is A or B (a command and its reply), B< or C< (a blocking command sent; the run goes on
+    once the server counts it among blocked_clients or its reply has come), B>long, B>short,
+    C>long, C>short (the reply to it: see Runner.settle), or sleep (args[0] seconds). The list
+    is what reports print."""
 
     def __init__(self, name, steps):
         self.name = name
         self.steps = steps
         toks = ["<%s>" % name]
         for who, a, _kind in steps:
-            if who.startswith("B>"):
-                toks.append("@" + who)  # B's reply to its blocking command
+            if who[1:2] == ">":
+                toks.append("@" + who)  # the reply to a blocking command
             elif who == "sleep":
                 toks += ["@sleep", a[0]]
             else:
@@ -1025,6 +1026,12 @@ def gen_block(r, fams):
                 steps.append(("A", ["XGROUP", "CREATE", k, g, r.choice(["$", "$", "0"]), "MKSTREAM"], "exact"))
     t = block_timeout(r, long_, typ in ("stream", "group"))
     steps.append(("B<", blocking_cmd(r, typ, ks, t, g, cn), "exact"))
+    if r.random() < 0.3:
+        # A second client waiting on (some of) the same keys: Redis serves them in the order
+        # they blocked (docs/redis.md: so does Strata, with one I/O thread).
+        steps.append(("C<", blocking_cmd(r, typ, [r.choice(ks)] if r.random() < 0.5 else ks, t, g,
+                                          r.choice(CONSUMERS)), "exact"))
+    blocked = [st for st in steps if st[0].endswith("<")]
     if long_:
         writes = wake_writes(r, typ, ks, g)
     else:
@@ -1035,7 +1042,8 @@ def gen_block(r, fams):
         if writes.count(["MULTI"]) != writes.count(["EXEC"]):
             writes = [w for w in writes if w[0] not in ("MULTI", "EXEC")]
     steps += [("A", w, "exact") for w in writes]
-    steps.append(("B>long" if long_ else "B>short", steps[-1 - len(writes)][1], "exact"))
+    for who, blk, _k in blocked:
+        steps.append((who[0] + (">long" if long_ else ">short"), blk, "exact"))
     if r.random() < 0.3:
         steps.append(("A", [r.choice(["LRANGE", "ZRANGE"]), r.choice(ks), "0", "-1"], "exact")
                      if typ in ("list", "zset") else ("A", ["XRANGE", r.choice(ks), "-", "+"], "exact"))
@@ -1290,14 +1298,14 @@ class Runner:
     def connect(self):
         self.ref = Conn(self.ref_port)
         self.dut = Conn(self.dut_port)
-        # B, the second connection of the two-connection scenarios, and its CLIENT ID.
-        self.ref2 = Conn(self.ref_port)
-        self.dut2 = Conn(self.dut_port)
-        self.ref2_id = self.ref2.call("CLIENT", "ID")[1]
-        self.dut2_id = self.dut2.call("CLIENT", "ID")[1]
+        # B and C, the other connections of the scenarios, and their CLIENT IDs.
+        self.ref2, self.ref3 = Conn(self.ref_port), Conn(self.ref_port)
+        self.dut2, self.dut3 = Conn(self.dut_port), Conn(self.dut_port)
+        self.ref2_id, self.ref3_id = self.ref2.call("CLIENT", "ID")[1], self.ref3.call("CLIENT", "ID")[1]
+        self.dut2_id, self.dut3_id = self.dut2.call("CLIENT", "ID")[1], self.dut3.call("CLIENT", "ID")[1]
 
     def reset(self):
-        for c in (self.ref, self.dut, self.ref2, self.dut2):
+        for c in (self.ref, self.dut, self.ref2, self.dut2, self.ref3, self.dut3):
             c.close()
         self.connect()
         self.ref.call("FLUSHALL")
@@ -1555,8 +1563,10 @@ class Runner:
 
     def run_scenario(self, sc):
         """Runs a Scenario on Redis, then on Strata; (why, Redis's replies, Strata's replies)."""
-        ra = self.exec_steps(self.ref, self.ref2, self.ref2_id, sc.steps, self.GRACE_REF)
-        rb = self.exec_steps(self.dut, self.dut2, self.dut2_id, sc.steps, self.GRACE_DUT)
+        ra = self.exec_steps({"A": self.ref, "B": self.ref2, "C": self.ref3}, {"B": self.ref2_id, "C": self.ref3_id},
+                             sc.steps, self.GRACE_REF)
+        rb = self.exec_steps({"A": self.dut, "B": self.dut2, "C": self.dut3}, {"B": self.dut2_id, "C": self.dut3_id},
+                             sc.steps, self.GRACE_DUT)
         why = None
         for j, ((who, args, kind), a, b) in enumerate(zip(sc.steps, ra, rb)):
             if a is None:
@@ -1575,42 +1585,51 @@ class Runner:
                 return int(line.split(b":")[1])
         return -1
 
-    def exec_steps(self, A, B, b_id, steps, grace):
+    def exec_steps(self, conns, ids, steps, grace):
+        """Runs steps on one server: conns and ids map A, B, C to connections and CLIENT IDs."""
+        A = conns["A"]
         out = []
+        waiting = []  # connections with a blocking command sent and its reply not read
         for who, args, _kind in steps:
-            if who == "A":
-                out.append(A.call(*args))
-            elif who == "B":
-                out.append(B.call(*args))
+            if who in ("A", "B"):
+                out.append(conns[who].call(*args))
             elif who == "sleep":
                 time.sleep(float(args[0]))
                 out.append(None)
-            elif who == "B<":
-                B.send(*args)
-                # On until the server counts B as blocked, or B has its answer (no wait).
+            elif who.endswith("<"):
+                X = conns[who[0]]
+                X.send(*args)
+                waiting.append(X)
+                # On until the server counts X as blocked too, or X has its answer (no wait).
                 end = time.time() + 10
-                while not B.ready(0) and self.blocked_clients(A) < 1 and time.time() < end:
+                while not X.ready(0) and time.time() < end and \
+                        self.blocked_clients(A) < sum(1 for w in waiting if not w.ready(0)):
                     time.sleep(0.002)
                 out.append(None)
-            elif who == "B>long":
-                self.settle(A, B, b_id, grace)
-                out.append(B.read())
-            elif who == "B>short":
-                out.append(B.read())  # its timeout ends it: nothing it waits on was written
+            elif who[1:] == ">long":
+                X = conns[who[0]]
+                self.settle(A, X, ids[who[0]], grace, len(waiting) == 1)
+                waiting.remove(X)
+                out.append(X.read())
+            elif who[1:] == ">short":
+                X = conns[who[0]]
+                waiting.remove(X)
+                out.append(X.read())  # its timeout ends it: nothing it waits on was written
             else:
                 raise ValueError(who)
         return out
 
-    def settle(self, A, B, b_id, grace):
-        """After the writes that may wake B: B's reply is there, or coming (B no longer counted
-        as blocked), or after grace seconds B is CLIENT UNBLOCKed (and answers as on a timeout)."""
+    def settle(self, A, X, x_id, grace, alone):
+        """After the writes that may wake X: X's reply is there, or coming (X, the only one
+        waiting, no longer counted as blocked), or after grace seconds X is CLIENT UNBLOCKed
+        (and answers as on a timeout)."""
         end = time.time() + grace
-        while not B.ready(0.002):
-            if self.blocked_clients(A) == 0:
-                B.ready(10)
+        while not X.ready(0.002):
+            if alone and self.blocked_clients(A) == 0:
+                X.ready(10)
                 return
             if time.time() > end:
-                A.call("CLIENT", "UNBLOCK", str(b_id))
+                A.call("CLIENT", "UNBLOCK", str(x_id))
                 return
 
     def run_seq(self, seq, stop_at=None):
@@ -1710,16 +1729,17 @@ def minimize(runner, seq, idx, check_state=False):
 
 
 def shrink_scenario(sc, fails):
-    """Drops a Scenario's steps one at a time while it still mismatches (a B< step together
-    with the B> that reads its reply)."""
+    """Drops a Scenario's steps one at a time while it still mismatches (a B< or C< step
+    together with the B> or C> that reads its reply)."""
     steps = list(sc.steps)
     changed = True
     while changed:
         changed = False
         for j, (who, _a, _k) in enumerate(steps):
-            if who.startswith("B>"):
+            if who[1:2] == ">":
                 continue
-            cand = [st for n, st in enumerate(steps) if n != j and not (who == "B<" and st[0].startswith("B>"))]
+            cand = [st for n, st in enumerate(steps)
+                    if n != j and not (who.endswith("<") and st[0].startswith(who[0] + ">"))]
             if cand and fails(Scenario(sc.name, cand)):
                 steps, changed = cand, True
                 break
