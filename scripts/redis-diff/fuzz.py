@@ -1090,8 +1090,12 @@ def gen_watch(r, fams):
         steps += [("A", ["SET", wk[0], v, "PX", "1"], "exact"), ("sleep", ["0.05"], None),
                   ("A", ["WATCH"] + wk, "exact")]
         if r.random() < 0.5:
-            steps.append(("B", r.choice([["SET", wk[0], v], ["DEL", wk[0]], ["EXISTS", wk[0]], ["SET", key(r), v]]),
-                          "exact"))
+            # Reads and writes that delete it lazily first (Redis: no change), FLUSHDB (the
+            # same), writes that then store a value (a change).
+            steps.append(("B", r.choice([["SET", wk[0], v], ["DEL", wk[0]], ["EXISTS", wk[0]], ["SET", key(r), v],
+                                         ["FLUSHDB"], ["FLUSHALL"], ["GETDEL", wk[0]], ["PERSIST", wk[0]],
+                                         ["EXPIRE", wk[0], "100"], ["LPOP", wk[0]], ["GET", wk[0]], ["APPEND", wk[0], "x"],
+                                         ["SETNX", wk[0], v], ["INCR", wk[0]]]), "exact"))
     else:
         if r.random() < 0.5:
             steps.append(("A", ["SET", wk[0], v], "exact"))
