@@ -1034,6 +1034,10 @@ def gen_block(r, fams):
     blocked = [st for st in steps if st[0].endswith("<")]
     if long_:
         writes = wake_writes(r, typ, ks, g)
+        if r.random() < 0.12:
+            # Ends B's wait (1), or finds it not waiting (0). $B: B's CLIENT ID on each server.
+            writes.insert(r.randint(0, len(writes)), ["CLIENT", "UNBLOCK", "$B"] +
+                          r.choice([[], ["TIMEOUT"], ["ERROR"], ["error"], ["FOO"]]))
     else:
         # Only keys B does not wait on: its timeout must be what ends it.
         others = [k for k in KEYS if k not in ks]
@@ -1596,7 +1600,7 @@ class Runner:
         waiting = []  # connections with a blocking command sent and its reply not read
         for who, args, _kind in steps:
             if who in ("A", "B"):
-                out.append(conns[who].call(*args))
+                out.append(conns[who].call(*[ids.get(x[1:], x) if x in ("$B", "$C") else x for x in args]))
             elif who == "sleep":
                 time.sleep(float(args[0]))
                 out.append(None)
