@@ -117,6 +117,53 @@ class TransactionsTest {
         assertThat(t.exec()).isNull();
     }
 
+    /**
+     * A key already expired when WATCHed ("stale") that a write then deletes lazily has not
+     * changed: Redis's touchWatchedKey clears its "expired at WATCH" flag instead of failing
+     * the EXEC (its test "Delete WATCHed stale keys should not fail EXEC"). Found by
+     * scripts/redis-diff (GETDEL and LPOP of the stale key; DEL likewise): EXEC answered nil here.
+     */
+    @Test
+    void aWatchedStaleKeyThatAWriteDeletesDoesNotAbortExec() {
+        server.server.expiryCycle().setActive(false);
+        a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
+        server.advanceMillis(200);
+        a.watch("k");
+        assertThat(b.del("k")).isZero();
+        Transaction t = a.multi();
+        t.set("x", "1");
+        assertThat(t.exec()).containsExactly("OK");
+    }
+
+    /** The same stale key, written again by another client: a change, EXEC fails as in Redis. */
+    @Test
+    void aWatchedStaleKeyWrittenAgainAbortsExec() {
+        server.server.expiryCycle().setActive(false);
+        a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
+        server.advanceMillis(200);
+        a.watch("k");
+        b.set("k", "new");
+        Transaction t = a.multi();
+        t.set("x", "1");
+        assertThat(t.exec()).isNull();
+    }
+
+    /**
+     * A key absent at WATCH, created (with an expiry) after it, expired and deleted by a write:
+     * its creation was a change, which the deletion of its expired value does not undo.
+     */
+    @Test
+    void aKeyCreatedAfterWatchStillAbortsExecOnceItExpiredAndWasDeleted() {
+        server.server.expiryCycle().setActive(false);
+        a.watch("k");
+        b.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
+        server.advanceMillis(200);
+        assertThat(b.del("k")).isZero();
+        Transaction t = a.multi();
+        t.set("x", "1");
+        assertThat(t.exec()).isNull();
+    }
+
     @Test
     void anUnknownCommandInMultiAbortsTheTransaction() {
         a.sendCommand(redis.clients.jedis.Protocol.Command.MULTI);

@@ -48,6 +48,7 @@ public final class KeyStore {
     private final KeyspaceEvents events;
     private final HighContentionAllocator objectIds;
     private volatile ChangeListener changeListener;
+    private volatile java.util.function.Supplier<WatchRegistry> watchRegistry = () -> null;
 
     /**
      * Told of each key a transaction changes, as the change is made (before the commit): the
@@ -126,15 +127,41 @@ public final class KeyStore {
         return get(tr, db, key, now).thenApply(m -> requireType(m, type));
     }
 
-    /** The live metadata, deleting the key first if it has expired; null when absent. */
+    /**
+     * The live metadata, deleting the key first if it has expired; null when absent.
+     *
+     * <p>The deletion of an expired key is no change to a WATCH that saw it already expired:
+     * Redis's {@code touchWatchedKey} clears such a key's "expired at WATCH" flag instead of
+     * failing the EXEC ("Delete WATCHed stale keys should not fail EXEC"). So, as active expiry
+     * does ({@link #expireUnwatched}), the deletion clears the key's stamp rather than moving it
+     * when every WATCH in force read after the key's last change (the {@link WatchRegistry}'s
+     * floor); such a WATCH saw the key either live, and EXEC sees it gone, or already expired,
+     * and EXEC takes the vanished stamp of a key that was not live as no change.
+     */
     public CompletableFuture<KeyMeta> getForWrite(Transaction tr, int db, byte[] key, long now) {
-        return getRaw(tr, db, key).thenApply(m -> {
+        return getRaw(tr, db, key).thenCompose(m -> {
             if (m != null && m.expiredAt(now)) {
-                expire(tr, db, key, m);
-                return null;
+                WatchRegistry registry = watchRegistry.get();
+                if (registry == null) {
+                    expire(tr, db, key, m);
+                    return CompletableFuture.completedFuture(null);
+                }
+                CompletableFuture<Long> floor = registry.floor(tr, now).thenCombine(tr.getReadVersion(), Math::min);
+                return tr.get(keyspace.stampKey(db, key)).thenCombine(floor, (stamp, f) -> {
+                    expireUnwatched(tr, db, key, m, stamp, f);
+                    return (KeyMeta) null;
+                });
             }
-            return m;
+            return CompletableFuture.completedFuture(m);
         });
+    }
+
+    /**
+     * Sets where the floor of the WATCHes in force is read ({@link #getForWrite}); until then
+     * an expired key's deletion moves its stamp.
+     */
+    public void watchesThrough(java.util.function.Supplier<WatchRegistry> registry) {
+        this.watchRegistry = registry;
     }
 
     /** As {@link #getForWrite}, and fails with WRONGTYPE unless the key is absent or of {@code type}. */
