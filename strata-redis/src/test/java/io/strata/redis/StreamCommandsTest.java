@@ -196,4 +196,21 @@ class StreamCommandsTest extends StreamTestSupport {
         // A blocking read queued in MULTI does not wait: nothing after $ yet, so nil.
         assertThat(replies.get(3)).isNull();
     }
+
+    /**
+     * XINFO STREAM looks the key up before it reads FULL and COUNT, as Redis does: a missing
+     * key or one of another type is what a bad option count reports. Found by
+     * scripts/redis-diff (Strata answered "value is not an integer" first).
+     */
+    @Test
+    void xinfoStreamReportsAMissingOrWrongTypeKeyBeforeItsOptions() {
+        assertThatThrownBy(() -> call("XINFO", "STREAM", "nosuch", "FULL", "COUNT", "a")).hasMessage("ERR no such key");
+        assertThatThrownBy(() -> call("XINFO", "STREAM", "nosuch", "FOO")).hasMessage("ERR no such key");
+        call("SET", "str", "x");
+        assertThatThrownBy(() -> call("XINFO", "STREAM", "str", "FULL", "COUNT", "a"))
+                .hasMessageStartingWith("WRONGTYPE");
+        call("XADD", "s", "1-1", "f", "v");
+        assertThatThrownBy(() -> call("XINFO", "STREAM", "s", "FULL", "COUNT", "a"))
+                .hasMessage("ERR value is not an integer or out of range");
+    }
 }

@@ -60,7 +60,12 @@ final class StreamInfoCommand {
         return Reply.bulk(s);
     }
 
+    /** XINFO STREAM: as Redis's xinfoCommand, the key is looked up (no such key, WRONGTYPE) before the options are read. */
     private static CompletableFuture<Reply> stream(Invocation inv, Transaction tr) {
+        return existing(inv, tr).thenCompose(s -> stream(inv, s));
+    }
+
+    private static CompletableFuture<Reply> stream(Invocation inv, StreamValue s) {
         int optc = inv.argc() - 3;
         boolean full = optc > 0;
         long count = 10;
@@ -79,7 +84,7 @@ final class StreamInfoCommand {
             }
         }
         long n = count;
-        return existing(inv, tr).thenCompose(s -> s.firstId().thenCombine(s.nodes(), Map::entry).thenCompose(firstAndNodes -> {
+        return s.firstId().thenCombine(s.nodes(), Map::entry).thenCompose(firstAndNodes -> {
             StreamId first = firstAndNodes.getKey();
             long treeKeys = firstAndNodes.getValue();
             StreamHeader h = s.header();
@@ -118,7 +123,7 @@ final class StreamInfoCommand {
                     return Reply.map(m);
                 });
             }));
-        }));
+        });
     }
 
     private static Reply entriesRead(ConsumerGroup g) {
