@@ -424,8 +424,10 @@ public final class BlockedClients implements AutoCloseable {
     private void afterStep(KeyQueue q, Waiter w, Outcome o) {
         synchronized (this) {
             if (o != null && o.isWaiting() && !w.done) {
-                if (w.attempt.othersMayBeServed()) {
+                if (w.attempt.othersMayBeServed() && !q.again) {
                     // It takes nothing the others could have had (a stream read): try the next.
+                    // Not when the key changed meanwhile: what came may be this waiter's (a
+                    // consumer group's next entry), and it goes first, as it came first.
                     q.after = w.arrival;
                 } else if (!q.again) {
                     // The key had nothing for the first waiter, so nothing for the others; the
