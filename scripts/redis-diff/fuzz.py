@@ -1580,14 +1580,15 @@ class Runner:
             if a is None:
                 continue
             w = self.compare(args, kind, a, b)
-            if w and who[1:2] == ">" and args[0].upper() in ("XREAD", "XREADGROUP") and b == ("*", None) and \
+            if w and who[1:2] == ">" and args[0].upper() in ("XREAD", "XREADGROUP") and b[0] == "*" and \
                     arr(a) and all(len(arr(x) or []) == 2 and arr(x)[1] == ("*", []) for x in arr(a)):
                 # Redis 7.0 serves a waiting XREAD/XREADGROUP once the stream's last ID passes
                 # the one it waits after, even when the new entries are gone again (XADD …
                 # MAXLEN 0, a MULTI's XADD and XTRIM): the key with no entries (and, for a
                 # group, the consumer created). Its synchronous path, and Redis 7.2, which
-                # re-runs the command, keep waiting, as Strata does (docs/redis.md, streams).
-                # Strata's streams become copies of Redis's.
+                # re-runs the command, keep waiting, as Strata does (docs/redis.md, streams),
+                # until a later entry or the end of the wait. Strata's streams become copies
+                # of Redis's.
                 up = [str(x).upper() for x in args]
                 n = (len(args) - up.index("STREAMS") - 1) // 2
                 for k in args[up.index("STREAMS") + 1:up.index("STREAMS") + 1 + n]:
