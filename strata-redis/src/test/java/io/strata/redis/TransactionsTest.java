@@ -135,6 +135,27 @@ class TransactionsTest {
         assertThat(t.exec()).containsExactly("OK");
     }
 
+    /**
+     * The same with an older WATCH of another client in force, which holds the floor under
+     * which deleted keys' stamps may be cleared below the stale key's last change: the
+     * deletion leaves the stamp as it was, so EXEC still sees no change.
+     */
+    @Test
+    void aWatchedStaleKeyThatAWriteDeletesDoesNotAbortExecWhileAnOlderWatchIsInForce() {
+        server.server.expiryCycle().setActive(false);
+        try (Jedis c = server.jedis()) {
+            c.watch("other");
+            a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
+            server.advanceMillis(200);
+            a.watch("k");
+            assertThat(b.del("k")).isZero();
+            Transaction t = a.multi();
+            t.set("x", "1");
+            assertThat(t.exec()).containsExactly("OK");
+            c.unwatch();
+        }
+    }
+
     /** The same stale key, written again by another client: a change, EXEC fails as in Redis. */
     @Test
     void aWatchedStaleKeyWrittenAgainAbortsExec() {

@@ -48,7 +48,6 @@ public final class KeyStore {
     private final KeyspaceEvents events;
     private final HighContentionAllocator objectIds;
     private volatile ChangeListener changeListener;
-    private volatile java.util.function.Supplier<WatchRegistry> watchRegistry = () -> null;
 
     /**
      * Told of each key a transaction changes, as the change is made (before the commit): the
@@ -130,25 +129,18 @@ public final class KeyStore {
     /**
      * The live metadata, deleting the key first if it has expired; null when absent.
      *
-     * <p>The deletion of an expired key is no change to a WATCH that saw it already expired:
+     * <p>The deletion leaves the key's change stamp as it was ({@link #expireKeepingStamp}):
+     * the deletion of an expired key is no change to a WATCH that saw it already expired —
      * Redis's {@code touchWatchedKey} clears such a key's "expired at WATCH" flag instead of
-     * failing the EXEC ("Delete WATCHed stale keys should not fail EXEC"). So, as active expiry
-     * does ({@link #expireUnwatched}), the deletion clears the key's stamp rather than moving it
-     * when every WATCH in force read after the key's last change (the {@link WatchRegistry}'s
-     * floor); such a WATCH saw the key either live, and EXEC sees it gone, or already expired,
-     * and EXEC takes the vanished stamp of a key that was not live as no change.
+     * failing the EXEC ("Delete WATCHed stale keys should not fail EXEC") — and a WATCH that
+     * saw it live sees at EXEC that it no longer is, one that saw it absent the stamp its
+     * creation moved.
      */
     public CompletableFuture<KeyMeta> getForWrite(Transaction tr, int db, byte[] key, long now) {
         return getRaw(tr, db, key).thenCompose(m -> {
             if (m != null && m.expiredAt(now)) {
-                WatchRegistry registry = watchRegistry.get();
-                if (registry == null) {
-                    expire(tr, db, key, m);
-                    return CompletableFuture.completedFuture(null);
-                }
-                CompletableFuture<Long> floor = registry.floor(tr, now).thenCombine(tr.getReadVersion(), Math::min);
-                return tr.get(keyspace.stampKey(db, key)).thenCombine(floor, (stamp, f) -> {
-                    expireUnwatched(tr, db, key, m, stamp, f);
+                return tr.get(keyspace.stampKey(db, key)).thenApply(stamp -> {
+                    expireKeepingStamp(tr, db, key, m, stamp);
                     return (KeyMeta) null;
                 });
             }
@@ -157,11 +149,21 @@ public final class KeyStore {
     }
 
     /**
-     * Sets where the floor of the WATCHes in force is read ({@link #getForWrite}); until then
-     * an expired key's deletion moves its stamp.
+     * Deletes a key whose expiry has passed, as {@link #expire} does, but leaves its change
+     * stamp ({@code stamp}, as this transaction read it; null: none) where it was, recorded in
+     * the dead-stamp index so that the sweep ({@link WatchRegistry}) clears it once no WATCH
+     * can need it.
      */
-    public void watchesThrough(java.util.function.Supplier<WatchRegistry> registry) {
-        this.watchRegistry = registry;
+    public void expireKeepingStamp(Transaction tr, int db, byte[] key, KeyMeta old, byte[] stamp) {
+        clearKey(tr, db, key, old);
+        if (stamp != null) {
+            tr.set(keyspace.deadStampKey(db, key, stamp), EMPTY);
+        }
+        ChangeListener l = changeListener;
+        if (l != null) {
+            l.changed(tr, db, key);
+        }
+        expired(tr, db, key);
     }
 
     /** As {@link #getForWrite}, and fails with WRONGTYPE unless the key is absent or of {@code type}. */
@@ -266,10 +268,18 @@ public final class KeyStore {
         expired(tr, db, key);
     }
 
-    /** As {@link #expire}, clearing the stamp when no WATCH can need it ({@link #deleteUnwatched}). */
+    /**
+     * As {@link #expire}, clearing the stamp when no WATCH can need it ({@link #deleteUnwatched}),
+     * else leaving it where it was ({@link #expireKeepingStamp}: the deletion of an expired key
+     * is no change to a WATCH that saw it expired).
+     */
     public void expireUnwatched(Transaction tr, int db, byte[] key, KeyMeta old, byte[] stamp, long floor) {
-        deleteUnwatched(tr, db, key, old, stamp, floor);
-        expired(tr, db, key);
+        if (stamp == null || stampVersion(stamp) <= floor) {
+            deleteUnwatched(tr, db, key, old, stamp, floor);
+            expired(tr, db, key);
+        } else {
+            expireKeepingStamp(tr, db, key, old, stamp);
+        }
     }
 
     private void expired(Transaction tr, int db, byte[] key) {

@@ -167,6 +167,15 @@ public final class Keyspace {
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
     }
 
+    /**
+     * The dead-stamp index entry for a deletion that left the key's stamp as it was:
+     * {@code stamp}, the 10-byte versionstamp the key's last change wrote.
+     */
+    public byte[] deadStampKey(int db, byte[] key, byte[] stamp) {
+        return ByteBuffer.allocate(prefix.length + 13 + key.length).put(prefix).put(DEAD_STAMPS).put(stamp, 0, 10)
+                .putShort((short) db).put(key).array();
+    }
+
     /** The dead-stamp index entries of deletions committed before version {@code version}. */
     public Range deadStampsBefore(long version) {
         byte[] begin = concat(prefix, DEAD_STAMPS);

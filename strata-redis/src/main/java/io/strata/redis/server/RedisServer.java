@@ -293,7 +293,6 @@ public final class RedisServer implements AutoCloseable {
         n.expiry.onCommit(tracking::committed);
         n.expiry.pausedWhile(pause::paused);
         n.expiry.sweepStampsBelow(() -> watchRegistry);
-        n.keys.watchesThrough(() -> watchRegistry);
         return n;
     }
 
