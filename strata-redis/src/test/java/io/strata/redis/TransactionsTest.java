@@ -9,6 +9,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisDataException;
 
+import java.util.List;
+
 /** MULTI/EXEC/WATCH over TCP: EXEC is nil exactly when a watched key changed or expired. */
 class TransactionsTest {
     private RunningServer server;
@@ -125,14 +127,9 @@ class TransactionsTest {
      */
     @Test
     void aWatchedStaleKeyThatAWriteDeletesDoesNotAbortExec() {
-        server.server.expiryCycle().setActive(false);
-        a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
-        server.advanceMillis(200);
-        a.watch("k");
+        watchAKeyThatAlreadyExpired();
         assertThat(b.del("k")).isZero();
-        Transaction t = a.multi();
-        t.set("x", "1");
-        assertThat(t.exec()).containsExactly("OK");
+        assertThat(execSettingX()).containsExactly("OK");
     }
 
     /**
@@ -142,16 +139,11 @@ class TransactionsTest {
      */
     @Test
     void aWatchedStaleKeyThatAWriteDeletesDoesNotAbortExecWhileAnOlderWatchIsInForce() {
-        server.server.expiryCycle().setActive(false);
         try (Jedis c = server.jedis()) {
             c.watch("other");
-            a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
-            server.advanceMillis(200);
-            a.watch("k");
+            watchAKeyThatAlreadyExpired();
             assertThat(b.del("k")).isZero();
-            Transaction t = a.multi();
-            t.set("x", "1");
-            assertThat(t.exec()).containsExactly("OK");
+            assertThat(execSettingX()).containsExactly("OK");
             c.unwatch();
         }
     }
@@ -159,14 +151,9 @@ class TransactionsTest {
     /** The same stale key, written again by another client: a change, EXEC fails as in Redis. */
     @Test
     void aWatchedStaleKeyWrittenAgainAbortsExec() {
-        server.server.expiryCycle().setActive(false);
-        a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
-        server.advanceMillis(200);
-        a.watch("k");
+        watchAKeyThatAlreadyExpired();
         b.set("k", "new");
-        Transaction t = a.multi();
-        t.set("x", "1");
-        assertThat(t.exec()).isNull();
+        assertThat(execSettingX()).isNull();
     }
 
     /**
@@ -180,9 +167,22 @@ class TransactionsTest {
         b.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
         server.advanceMillis(200);
         assertThat(b.del("k")).isZero();
+        assertThat(execSettingX()).isNull();
+    }
+
+    /** With active expiry off, sets {@code k} to expire in 100 ms, lets 200 pass, then {@code a} WATCHes it. */
+    private void watchAKeyThatAlreadyExpired() {
+        server.server.expiryCycle().setActive(false);
+        a.set("k", "v", redis.clients.jedis.params.SetParams.setParams().px(100));
+        server.advanceMillis(200);
+        a.watch("k");
+    }
+
+    /** {@code a}'s MULTI, SET x 1, EXEC: the replies, or null when EXEC failed. */
+    private List<Object> execSettingX() {
         Transaction t = a.multi();
         t.set("x", "1");
-        assertThat(t.exec()).isNull();
+        return t.exec();
     }
 
     @Test
