@@ -95,6 +95,41 @@ class DeadStampSweepTest {
         }
     }
 
+    private static List<KeyValue> flushRecords(RunningServer s) {
+        Keyspace k = keyspace(s);
+        return s.database.read(tr -> tr.getRange(k.flushesBefore(Long.MAX_VALUE)).asList().join());
+    }
+
+    /**
+     * A flush leaves its keys' stamps for WATCH; they go once no WATCH can need them, in
+     * batches (more keys than one batch), while the stamp of a key written after the flush
+     * stays; a WATCH older than the flush holds them all.
+     */
+    @Test
+    void theStampsAFlushLeavesGoOnceNoWatchNeedsThem() throws Exception {
+        try (RunningServer s = RunningServer.start(); Jedis watcher = s.jedis(); Jedis other = s.jedis()) {
+            watcher.watch("w");
+            for (int i = 0; i < 1_200; i++) {
+                other.set("k" + i, "v");
+            }
+            other.flushAll();
+            other.set("after", "v");
+            other.flushDB(); // a second flush of database 0: one sweep does for both
+            other.set("later", "v");
+            Thread.sleep(500);
+            assertThat(stamp(s, "k0")).as("held by the WATCH").isNotNull();
+            assertThat(flushRecords(s)).isNotEmpty();
+            watcher.unwatch();
+            eventually(() -> flushRecords(s).isEmpty());
+            for (int i = 0; i < 1_200; i++) {
+                assertThat(stamp(s, "k" + i)).as("k" + i).isNull();
+            }
+            assertThat(stamp(s, "after")).isNull();
+            assertThat(stamp(s, "later")).isNotNull();
+            assertThat(other.get("later")).isEqualTo("v");
+        }
+    }
+
     @Test
     void activeExpiryKeepsTheStampOfAKeyCreatedAfterAWatch() throws Exception {
         try (RunningServer s = RunningServer.start(); Jedis watcher = s.jedis(); Jedis other = s.jedis()) {

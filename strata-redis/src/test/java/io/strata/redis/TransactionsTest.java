@@ -98,6 +98,74 @@ class TransactionsTest {
         assertThat(b.exists("other")).isFalse();
     }
 
+    /**
+     * A flush removes what another client created after the WATCH: the key ends absent, as it
+     * began, but it changed (Redis's SET touched it), so EXEC fails. Found by the differential
+     * fuzzer: the flush used to clear the stamps with the keys.
+     */
+    @Test
+    void aWatchedKeyCreatedAndThenFlushedStillAbortsExec() {
+        for (String flush : new String[] {"FLUSHDB", "FLUSHALL"}) {
+            a.watch("k");
+            b.set("k", "v");
+            b.sendCommand(redis.clients.jedis.Protocol.Command.valueOf(flush));
+            Transaction t = a.multi();
+            t.get("k");
+            assertThat(t.exec()).as(flush).isNull();
+        }
+    }
+
+    /** A flush is no change to a key it did not hold, nor to one that had expired by the WATCH. */
+    @Test
+    void aFlushDoesNotAbortExecOverKeysItDidNotHold() {
+        b.set("gone", "v");
+        b.del("gone");
+        a.watch("gone", "never");
+        b.flushDB();
+        Transaction t = a.multi();
+        t.get("gone");
+        assertThat(t.exec()).containsExactly((Object) null);
+        watchAKeyThatAlreadyExpired();
+        b.flushAll();
+        t = a.multi();
+        t.get("k");
+        assertThat(t.exec()).containsExactly((Object) null);
+    }
+
+    /** A flush removing a key live at WATCH aborts EXEC, and so does the key created again after it. */
+    @Test
+    void aFlushOfAWatchedLiveKeyAbortsExec() {
+        b.set("k", "v");
+        a.watch("k");
+        b.flushDB();
+        b.set("k", "v");
+        Transaction t = a.multi();
+        t.get("k");
+        assertThat(t.exec()).isNull();
+    }
+
+    /**
+     * SWAPDB changes a key present in either database, in both; a key absent from both is no
+     * change, whatever stamps the two databases held for it (they stay with their database).
+     */
+    @Test
+    void swapdbChangesWatchedKeysPresentInEitherDatabaseOnly() {
+        b.select(1);
+        b.set("gone", "v");
+        b.del("gone");
+        a.watch("gone");
+        b.swapDB(0, 1);
+        Transaction t = a.multi();
+        t.get("gone");
+        assertThat(t.exec()).as("a key absent from both databases").containsExactly((Object) null);
+        b.set("there", "v");
+        a.watch("there");
+        b.swapDB(0, 1);
+        t = a.multi();
+        t.get("there");
+        assertThat(t.exec()).as("a key moved in by the swap").isNull();
+    }
+
     @Test
     void unrelatedWritesDoNotAbortExec() {
         a.set("k", "1");

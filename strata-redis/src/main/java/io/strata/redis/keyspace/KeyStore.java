@@ -327,9 +327,11 @@ public final class KeyStore {
 
     /**
      * Swaps the contents of databases {@code a} and {@code b} (SWAPDB) inside {@code tr}: every
-     * key, stamp, object, count and expiry entry of each moves to the other. It rewrites both
-     * databases, so it must fit one transaction (FoundationDB's 10 MB and 5 s); each moved key's
-     * stamp is moved on, so WATCH and blocked clients see the swap as the change it is.
+     * key, object, count and expiry entry of each moves to the other. It rewrites both
+     * databases, so it must fit one transaction (FoundationDB's 10 MB and 5 s). Stamps stay
+     * with the key's name in its database; the stamp of every key present in either database
+     * is moved on in both, so WATCH and blocked clients see the swap as the change it is, and
+     * a key absent from both sees none (as Redis's {@code touchAllWatchedKeysInDb}).
      */
     public CompletableFuture<Void> swap(Transaction tr, int a, int b) {
         java.util.List<CompletableFuture<java.util.List<com.apple.foundationdb.KeyValue>>> reads = new java.util.ArrayList<>();
@@ -380,13 +382,21 @@ public final class KeyStore {
         });
     }
 
-    /** Empties database {@code db}: its keys, stamps, objects and count. */
+    /**
+     * Empties database {@code db}: its keys, objects and counts, in a few range clears.
+     *
+     * <p>The keys' change stamps stay, and the flush is recorded for the sweep that clears
+     * them once no WATCH can need them ({@link WatchRegistry}): a key absent at a WATCH that
+     * another client then created and this flush removed ends absent, as it began, and only
+     * its stamp tells EXEC that it changed — Redis fails such an EXEC too, since the creation
+     * touched the key.
+     */
     public void flush(Transaction tr, int db) {
         tr.clear(keyspace.metaRange(db));
-        tr.clear(keyspace.stampRange(db));
         tr.clear(keyspace.objectRange(db));
         tr.clear(keyspace.countKey(db));
         tr.clear(keyspace.expiresCountKey(db));
+        tr.mutate(MutationType.SET_VERSIONSTAMPED_KEY, keyspace.flushParam(db), EMPTY);
     }
 
     /**

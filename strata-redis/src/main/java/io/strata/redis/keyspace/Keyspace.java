@@ -19,6 +19,9 @@ import java.util.Arrays;
  * P 'g' vs[10] db[2] key          -&gt; empty: the stamps of deleted keys, by the versionstamp of
  *                                    the deletion, for the sweep that clears them
  *                                    ({@link WatchRegistry})
+ * P 'h' vs[10] db[2]             -&gt; the flushes of databases (FLUSHDB, FLUSHALL), by the
+ *                                    versionstamp of the flush, for the sweep that clears the
+ *                                    stamps the flush left: empty, or where the sweep goes on
  * P 'x' at[8] db[2] key           -&gt; empty: the expiry index, ordered by time, then database
  * P 'n' db[2]                    -&gt; the number of keys of the database: 8 bytes little-endian,
  *                                    changed by atomic ADD only (DBSIZE without a scan)
@@ -39,7 +42,8 @@ import java.util.Arrays;
  * and in byte order (KEYS and SCAN are range reads), and no escaping is needed. Collections
  * sit under an object id, not under their key, so RENAME rewrites one metadata record
  * however large the value, and deleting a key clears one range; objects are grouped by
- * database, so FLUSHDB clears three ranges however many keys it held. Entries of the expiry
+ * database, so FLUSHDB clears three ranges however many keys it held (and leaves the stamps,
+ * for WATCH, to a sweep). Entries of the expiry
  * index may outlive their key (FLUSHDB leaves them); the expiry cycle checks each against
  * the key's metadata before acting on it.
  */
@@ -52,6 +56,7 @@ public final class Keyspace {
     static final byte ALLOCATOR = 'a';
     static final byte INTERNER = 'i';
     static final byte DEAD_STAMPS = 'g';
+    static final byte FLUSHES = 'h';
 
     private final byte[] prefix;
 
@@ -80,6 +85,11 @@ public final class Keyspace {
     /** The Redis key of a metadata key of database {@code db}. */
     public byte[] keyOfMeta(byte[] metaKey) {
         return Arrays.copyOfRange(metaKey, prefix.length + 3, metaKey.length);
+    }
+
+    /** The Redis key of a change stamp's key (from {@link #stampRange}). */
+    public byte[] keyOfStamp(byte[] stampKey) {
+        return Arrays.copyOfRange(stampKey, prefix.length + 3, stampKey.length);
     }
 
     /** All change stamps of database {@code db}. */
@@ -124,10 +134,14 @@ public final class Keyspace {
         return new Range(begin, strinc(begin));
     }
 
-    /** Every key of database {@code db} under each per-database tag (metadata, stamps, objects, counts). */
+    /**
+     * Every key of database {@code db} under each per-database tag that holds its contents
+     * (metadata, objects, counts); not its stamps, which belong to the key's name in that
+     * database, whatever it holds.
+     */
     public java.util.List<Range> databaseRanges(int db) {
         java.util.List<Range> ranges = new java.util.ArrayList<>();
-        for (byte tag : new byte[] {META, STAMP, OBJECTS, COUNT}) {
+        for (byte tag : new byte[] {META, OBJECTS, COUNT}) {
             byte[] begin = withKey(tag, db, new byte[0]);
             ranges.add(new Range(begin, strinc(begin)));
         }
@@ -195,6 +209,36 @@ public final class Keyspace {
     public record DeadStamp(byte[] stamp, int db, byte[] key) {
     }
 
+    /**
+     * The parameter of a {@code SET_VERSIONSTAMPED_KEY} that records a flush of database
+     * {@code db}: the record's key with ten placeholder bytes for the versionstamp, and their
+     * offset, four bytes little-endian.
+     */
+    public byte[] flushParam(int db) {
+        return ByteBuffer.allocate(prefix.length + 13 + 4).order(java.nio.ByteOrder.BIG_ENDIAN)
+                .put(prefix).put(FLUSHES).put(new byte[10]).putShort((short) db)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
+    }
+
+    /** The flush records of flushes committed before version {@code version}. */
+    public Range flushesBefore(long version) {
+        byte[] begin = concat(prefix, FLUSHES);
+        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(FLUSHES).putLong(version).array();
+        return new Range(begin, end);
+    }
+
+    /** Decodes a flush record's key. */
+    public Flush flush(byte[] recordKey) {
+        int at = prefix.length + 1;
+        byte[] stamp = Arrays.copyOfRange(recordKey, at, at + 10);
+        int db = ((recordKey[at + 10] & 0xff) << 8) | (recordKey[at + 11] & 0xff);
+        return new Flush(stamp, db);
+    }
+
+    /** One flush: the versionstamp of its transaction, and the database it emptied. */
+    public record Flush(byte[] stamp, int db) {
+    }
+
     /** The key counter of database {@code db}. */
     public byte[] countKey(int db) {
         return withKey(COUNT, db, new byte[0]);
@@ -231,7 +275,7 @@ public final class Keyspace {
 
     /** A subspace for a server-wide concern ({@code tag} not one of the above), e.g. ACL users or pub/sub. */
     public Subspace area(char tag) {
-        if ("kvxoaing".indexOf(tag) >= 0) {
+        if ("kvxoaingh".indexOf(tag) >= 0) {
             throw new IllegalArgumentException("tag in use: " + tag);
         }
         return new Subspace(concat(prefix, (byte) tag));

@@ -124,6 +124,9 @@ public final class ExpiryCycle implements AutoCloseable {
             while (sweepStamps() == SWEEP_BATCH && System.nanoTime() < deadline) {
                 // A full batch: more stamps may be below the floor.
             }
+            while (sweepFlushes() && System.nanoTime() < deadline) {
+                // More stamps that flushes left may be below the floor.
+            }
             if (++ticks % CURSOR_SWEEP_EVERY == 0) {
                 sweepCursors();
             }
@@ -221,6 +224,73 @@ public final class ExpiryCycle implements AutoCloseable {
             }
             CompletableFuture.allOf(each).join();
             return entries.size();
+        });
+    }
+
+    /**
+     * Clears one batch of the change stamps that flushes left ({@link KeyStore#flush}) once no
+     * WATCH can need them; returns whether more may remain. A flush committed at or below the
+     * floor lets go of every stamp of its database written at or before it whose key is
+     * absent: every WATCH in force read after the flush, so such a key was absent at WATCH
+     * too, and a stamp gone from a key absent at WATCH is no change. A stamp written after
+     * the flush is a key's later change, and stays.
+     *
+     * <p>Several flushes of one database waiting together are one sweep, the latest's (it
+     * lets go of all that the earlier ones would). A record holds where its sweep goes on. The
+     * stamps are read as a snapshot, and each one cleared is added as a read conflict, so a
+     * client changing that key meanwhile conflicts with the batch, which is retried, and
+     * writes to the rest of the database do not.
+     */
+    boolean sweepFlushes() {
+        WatchRegistry registry = watchRegistry.get();
+        if (registry == null) {
+            return false;
+        }
+        long now = clock.getAsLong();
+        return database.run(tr -> {
+            Keyspace keyspace = keys.keyspace();
+            long upTo = Math.min(registry.floor(tr, now).join(), tr.getReadVersion().join());
+            List<KeyValue> records = tr.getRange(keyspace.flushesBefore(upTo + 1), SWEEP_BATCH).asList().join();
+            java.util.Map<Integer, KeyValue> latest = new java.util.LinkedHashMap<>();
+            for (KeyValue record : records) {
+                KeyValue earlier = latest.remove(keyspace.flush(record.getKey()).db());
+                if (earlier != null) {
+                    tr.clear(earlier.getKey());
+                }
+                latest.put(keyspace.flush(record.getKey()).db(), record);
+            }
+            int budget = SWEEP_BATCH;
+            for (KeyValue record : latest.values()) {
+                if (budget == 0) {
+                    return true;
+                }
+                Keyspace.Flush flush = keyspace.flush(record.getKey());
+                com.apple.foundationdb.Range all = keyspace.stampRange(flush.db());
+                byte[] from = record.getValue().length == 0 ? all.begin : record.getValue();
+                List<KeyValue> stamps = tr.snapshot().getRange(from, all.end, budget).asList().join();
+                List<CompletableFuture<Void>> clears = new java.util.ArrayList<>();
+                for (KeyValue stamp : stamps) {
+                    if (java.util.Arrays.compareUnsigned(stamp.getValue(), 0, 10, flush.stamp(), 0, 10) <= 0) {
+                        byte[] key = keyspace.keyOfStamp(stamp.getKey());
+                        clears.add(keys.getRaw(tr, flush.db(), key).thenAccept(meta -> {
+                            if (meta == null) {
+                                tr.addReadConflictKey(stamp.getKey());
+                                tr.clear(stamp.getKey());
+                            }
+                        }));
+                    }
+                }
+                CompletableFuture.allOf(clears.toArray(new CompletableFuture[0])).join();
+                if (stamps.size() < budget) {
+                    tr.clear(record.getKey());
+                    budget -= stamps.size();
+                } else {
+                    byte[] last = stamps.get(stamps.size() - 1).getKey();
+                    tr.set(record.getKey(), java.util.Arrays.copyOf(last, last.length + 1));
+                    return true;
+                }
+            }
+            return records.size() == SWEEP_BATCH;
         });
     }
 
