@@ -61,15 +61,20 @@ public final class AccessClock {
      * keys up for with LOOKUP_NOTOUCH, and RESTORE, which sets the time itself (IDLETIME).
      */
     public static boolean touches(CommandSpec spec) {
-        return switch (spec.name()) {
+        return spec.touchesKeys();
+    }
+
+    /** {@link #touches} by the command's full name ({@code object|freq}); {@link CommandSpec} keeps the answer. */
+    static boolean touches(String fullName) {
+        return switch (fullName) {
             case "type", "ttl", "pttl", "expiretime", "pexpiretime", "exists", "memory|usage", "restore" -> false;
-            default -> !spec.name().startsWith("object|");
+            default -> !fullName.startsWith("object|");
         };
     }
 
     /** Records the accesses of a command that ran in database {@code db} of namespace {@code space} (none if it does not {@link #touches}). */
     public void ran(Object space, int db, CommandSpec spec, byte[][] args, long nowMillis) {
-        if (!touches(spec)) {
+        if (!spec.touchesKeys()) {
             return;
         }
         for (KeySpecs.KeyRef k : KeySpecs.keys(spec, args)) {

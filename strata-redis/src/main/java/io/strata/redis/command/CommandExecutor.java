@@ -558,6 +558,9 @@ public final class CommandExecutor {
     }
 
     private boolean mayWrite(CommandSpec spec, byte[][] args) {
+        if (!spec.has(CommandFlag.MAY_REPLICATE)) {
+            return spec.isWrite(); // the scripts below are flagged may_replicate
+        }
         switch (spec.name()) {
             case "eval":
                 try {
@@ -612,7 +615,7 @@ public final class CommandExecutor {
             stats.error(((Reply.Error) reply).message());
         }
         stats.command(spec.name()).called(micros, reply.isError());
-        recordAccess(session, spec, args);
+        recordAccess(session, spec, args, startMillis);
         long slowerThan = server.settings().slowlogSlowerThan();
         if (slowLoggable && SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
             server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),
@@ -623,9 +626,12 @@ public final class CommandExecutor {
         }
     }
 
-    /** OBJECT IDLETIME's clock: the keys a command named were accessed now (unless it looks keys up without touching them). */
-    private void recordAccess(ClientSession session, CommandSpec spec, byte[][] args) {
-        server.accessClock().ran(server.forSession(session).keys(), session.db(), spec, args, server.clock().getAsLong());
+    /**
+     * OBJECT IDLETIME's clock: the keys a command named were accessed when it started (unless
+     * it looks keys up without touching them); the clock counts whole seconds.
+     */
+    private void recordAccess(ClientSession session, CommandSpec spec, byte[][] args, long startMillis) {
+        server.accessClock().ran(server.forSession(session).keys(), session.db(), spec, args, startMillis);
     }
 
     /**

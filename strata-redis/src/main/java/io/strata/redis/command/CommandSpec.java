@@ -18,9 +18,19 @@ import java.util.Set;
  * @param categories ACL categories without {@code @}, e.g. {@code string}, {@code read}
  * @param kind whether the handler needs a transaction
  * @param handler what it does
+ * @param keyFinder how its keys are found in a request ({@link KeySpecs#keys}), derived from
+ *                  the above once: each request is routed, tracked and accounted by its keys
+ * @param touchesKeys whether running it accesses its keys ({@link AccessClock#touches}), derived likewise
  */
 public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
-                          List<String> categories, Kind kind, CommandHandler handler) {
+                          List<String> categories, Kind kind, CommandHandler handler,
+                          KeySpecs.Finder keyFinder, boolean touchesKeys) {
+
+    /** A command with the key finder and access rule its name, arity, flags and key positions give. */
+    public CommandSpec(String name, int arity, Set<CommandFlag> flags, int firstKey, int lastKey, int step,
+                       List<String> categories, Kind kind, CommandHandler handler) {
+        this(name, arity, flags, firstKey, lastKey, step, categories, kind, handler, null, false);
+    }
 
     /** Whether a command works on the database (in a transaction) or only on the connection or server. */
     public enum Kind {
@@ -41,6 +51,10 @@ public record CommandSpec(String name, int arity, Set<CommandFlag> flags, int fi
         name = name.toLowerCase(Locale.ROOT);
         flags = flags.isEmpty() ? EnumSet.noneOf(CommandFlag.class) : EnumSet.copyOf(flags);
         categories = List.copyOf(categories);
+        if (keyFinder == null) {
+            keyFinder = KeySpecs.finderFor(name, arity, flags, firstKey, lastKey, step);
+            touchesKeys = AccessClock.touches(name);
+        }
     }
 
     public boolean has(CommandFlag flag) {

@@ -46,7 +46,8 @@ public final class KeySpecs {
                         int last, int step, int limit, int keynumIndex, int firstKey) {
     }
 
-    private interface Finder {
+    /** How one command's keys are found in its requests; {@link #finderFor} gives it once per command. */
+    public interface Finder {
         List<KeyRef> keys(byte[][] args);
     }
 
@@ -269,24 +270,51 @@ public final class KeySpecs {
      * key count): the command itself then answers with its error, as in Redis.
      */
     public static List<KeyRef> keys(CommandSpec spec, byte[][] args) {
-        if (NOT_KEYS.contains(spec.name())) {
-            return List.of();
+        return spec.keyFinder().keys(args);
+    }
+
+    /**
+     * The finder of a command's keys ({@link CommandSpec#keyFinder}): its code finder, its
+     * specs of this table, or its first/last/step positions. Keys at fixed positions (GET's,
+     * HSET's) are one list made here, returned for every request long enough to hold them.
+     */
+    static Finder finderFor(String name, int arity, java.util.Set<CommandFlag> flags, int firstKey, int lastKey, int step) {
+        if (NOT_KEYS.contains(name)) {
+            return args -> List.of();
         }
-        Finder custom = CUSTOM.get(spec.name());
+        Finder custom = CUSTOM.get(name);
         if (custom != null) {
-            return custom.keys(args);
+            return custom;
         }
-        List<Spec> specs = SPECS.get(spec.name());
+        List<Spec> specs = SPECS.get(name);
         if (specs == null) {
-            return fallback(spec, args);
+            int access = flags.contains(CommandFlag.READONLY) && !flags.contains(CommandFlag.WRITE) ? READ : READ | WRITE;
+            return args -> fallback(access, firstKey, lastKey, step, args);
         }
-        List<KeyRef> keys = new ArrayList<>();
+        Finder walk = args -> {
+            List<KeyRef> keys = new ArrayList<>();
+            for (Spec s : specs) {
+                if (!find(s, args, arity, keys)) {
+                    return List.of();
+                }
+            }
+            return keys;
+        };
+        List<KeyRef> fixed = new ArrayList<>();
+        int end = 0;
         for (Spec s : specs) {
-            if (!find(s, args, spec.arity(), keys)) {
-                return List.of();
+            if (s.keyword() != null || s.keynum() || s.last() < 0) {
+                return walk;
+            }
+            for (int i = s.index(); i <= s.index() + s.last(); i += s.step()) {
+                fixed.add(new KeyRef(i, s.access()));
+                end = Math.max(end, i + 1);
             }
         }
-        return keys;
+        List<KeyRef> always = List.copyOf(fixed);
+        int needed = end;
+        // Shorter requests fail their arity check; the walk answers them as before.
+        return args -> args.length >= needed ? always : walk.keys(args);
     }
 
     /** Redis's key-spec walk for one spec; false when the arguments do not fit it. */
@@ -347,15 +375,14 @@ public final class KeySpecs {
         return true;
     }
 
-    private static List<KeyRef> fallback(CommandSpec spec, byte[][] args) {
-        if (spec.firstKey() <= 0 || spec.firstKey() >= args.length) {
+    private static List<KeyRef> fallback(int access, int firstKey, int lastKey, int keyStep, byte[][] args) {
+        if (firstKey <= 0 || firstKey >= args.length) {
             return List.of();
         }
-        int access = spec.has(CommandFlag.READONLY) && !spec.isWrite() ? READ : READ | WRITE;
-        int last = spec.lastKey() >= 0 ? spec.lastKey() : args.length + spec.lastKey();
-        int step = Math.max(1, spec.step());
+        int last = lastKey >= 0 ? lastKey : args.length + lastKey;
+        int step = Math.max(1, keyStep);
         List<KeyRef> keys = new ArrayList<>();
-        for (int i = spec.firstKey(); i <= last && i < args.length; i += step) {
+        for (int i = firstKey; i <= last && i < args.length; i += step) {
             keys.add(new KeyRef(i, access));
         }
         return keys;
