@@ -309,10 +309,7 @@ public final class CommandExecutor {
             return unit.replies();
         }).thenApply(replies -> {
             long share = (System.nanoTime() - startNanos) / 1000 / Math.max(1, replies.size());
-            for (int i = 0; i < replies.size(); i++) {
-                Invocation inv = invocations.get(i);
-                account(inv.session(), inv.spec(), inv.args(), requests.get(i).startMillis, share, replies.get(i));
-            }
+            accountUnit(requests, share, replies);
             return replies;
         });
     }
@@ -609,12 +606,44 @@ public final class CommandExecutor {
 
     private void account(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply,
                          boolean slowLoggable) {
+        server.stats().commandsProcessed.increment();
+        server.stats().command(spec.name()).called(micros, reply.isError());
+        observe(session, spec, args, startMillis, micros, reply, slowLoggable);
+    }
+
+    /**
+     * Accounts a unit's requests as {@link #account} does, each {@code micros} long, with one
+     * update of a command's counters for each run of requests of that command (a pipeline of
+     * SADDs): the counters are shared by every thread, a request's own work is not.
+     */
+    private void accountUnit(List<Prepared> requests, long micros, List<Reply> replies) {
         ServerStats stats = server.stats();
-        stats.commandsProcessed.increment();
+        stats.commandsProcessed.add(requests.size());
+        int i = 0;
+        while (i < requests.size()) {
+            CommandSpec spec = requests.get(i).invocation().spec();
+            int failed = 0;
+            int j = i;
+            for (; j < requests.size() && requests.get(j).invocation().spec() == spec; j++) {
+                Invocation inv = requests.get(j).invocation();
+                Reply reply = replies.get(j);
+                if (reply.isError()) {
+                    failed++;
+                }
+                observe(inv.session(), spec, inv.args(), requests.get(j).startMillis, micros, reply, true);
+            }
+            stats.command(spec.name()).called(micros, j - i, failed);
+            i = j;
+        }
+    }
+
+    /** What a request that ran leaves besides the counters: error stats, access times, the slow log, monitors. */
+    private void observe(ClientSession session, CommandSpec spec, byte[][] args, long startMillis, long micros, Reply reply,
+                         boolean slowLoggable) {
+        ServerStats stats = server.stats();
         if (reply.isError() && !((Reply.Error) reply).counted()) {
             stats.error(((Reply.Error) reply).message());
         }
-        stats.command(spec.name()).called(micros, reply.isError());
         recordAccess(session, spec, args, startMillis);
         long slowerThan = server.settings().slowlogSlowerThan();
         if (slowLoggable && SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {

@@ -28,12 +28,20 @@ public final class CommandStats {
 
     /** Counts one call that ran for {@code durationMicros}; {@code failed} if it answered with an error. */
     public void called(long durationMicros, boolean failed) {
-        calls.increment();
-        micros.add(durationMicros);
-        if (failed) {
-            failedCalls.increment();
+        called(durationMicros, 1, failed ? 1 : 0);
+    }
+
+    /**
+     * Counts {@code count} calls that ran for {@code durationMicros} each, {@code failed} of
+     * them answering with an error: a pipeline's run of one command, counted at once.
+     */
+    public void called(long durationMicros, int count, int failed) {
+        calls.add(count);
+        micros.add(durationMicros * count);
+        if (failed > 0) {
+            failedCalls.add(failed);
         }
-        histogram[bucket(durationMicros)].increment();
+        histogram[bucket(durationMicros)].add(count);
     }
 
     static int bucket(long micros) {

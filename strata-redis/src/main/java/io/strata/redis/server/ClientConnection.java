@@ -10,11 +10,11 @@ import io.strata.redis.command.ClientSession;
 import io.strata.redis.command.CommandExecutor;
 import io.strata.redis.command.ReplyHandOff;
 import io.strata.redis.command.ServerStats;
+import io.strata.redis.command.SpecialKeys;
 import io.strata.redis.protocol.ProtocolException;
 import io.strata.redis.protocol.RespEncoder;
 import io.strata.redis.protocol.Reply;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -331,11 +331,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Redis's guard against HTTP requests sent to its port: {@code POST} or {@code Host:} as a command. */
     private static boolean isHttp(byte[][] request) {
-        if (request[0].length != 4 && request[0].length != 5) {
-            return false; // checked for every request: no string for the common case
-        }
-        String name = new String(request[0], StandardCharsets.ISO_8859_1);
-        return name.equalsIgnoreCase("post") || name.equalsIgnoreCase("host:");
+        // Checked for every request: compared as bytes, no string made.
+        return SpecialKeys.equalsIgnoreCase(request[0], "POST") || SpecialKeys.equalsIgnoreCase(request[0], "HOST:");
     }
 
     /**
