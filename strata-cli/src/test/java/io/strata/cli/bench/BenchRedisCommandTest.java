@@ -21,4 +21,11 @@ class BenchRedisCommandTest {
     void aNegativeKeyspaceIsAUsageError() {
         assertThat(rejected("bench", "redis", "--keyspace", "-1")).contains("--keyspace must be 0 or more (got -1)");
     }
+
+    @Test
+    void warmupRoundsDefaultToThreeAndZeroTurnsThemOff() {
+        assertThat(parse(BenchRedisCommand.class, "bench", "redis").warmupRounds).isEqualTo(3);
+        assertThat(parse(BenchRedisCommand.class, "bench", "redis", "--warmup-rounds", "0").warmupRounds).isZero();
+        assertThat(rejected("bench", "redis", "--warmup-rounds", "-1")).contains("--warmup-rounds must be 0 or more (got -1)");
+    }
 }
