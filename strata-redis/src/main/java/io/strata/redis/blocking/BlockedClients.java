@@ -11,6 +11,8 @@ import io.strata.redis.protocol.Reply;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -111,6 +113,16 @@ public final class BlockedClients implements AutoCloseable {
          * goes on after it. {@link Long#MIN_VALUE} at the start of a pass.
          */
         long after = Long.MIN_VALUE;
+        /**
+         * The key's change stamp as the try of that waiter ({@link #after}) read it: the next
+         * waiter's try runs only if the key has not changed since, for what came meanwhile may
+         * be that earlier waiter's (a consumer group's next entry), and it came first.
+         */
+        byte[] afterStamp;
+        /** Whether {@link #afterStamp} was read (a try that did not read it leaves the next one unchecked). */
+        boolean afterStampKnown;
+        /** Times this pass started over because the key moved under a waiter after {@link #after}. */
+        int restarts;
         /** Completes when the running pass ends (null when none runs). */
         CompletableFuture<Void> passEnded;
 
@@ -118,6 +130,9 @@ public final class BlockedClients implements AutoCloseable {
             this.key = key;
         }
     }
+
+    /** Times a pass starts over because its key changed under a waiter after one passed over, at most. */
+    private static final int MAX_RESTARTS = 8;
 
     /** Rounds of {@link #passesStillRunning}: a chain's links in passes nobody else waited for. */
     private static final int CHAIN_ROUNDS = 3;
@@ -288,25 +303,62 @@ public final class BlockedClients implements AutoCloseable {
      * first try has {@code waitedOn} (keys to pass over), a retry null.
      */
     private CompletableFuture<Outcome> tryOnce(Waiter w, Predicate<byte[]> waitedOn) {
+        return tryOnce(w, waitedOn, null, null);
+    }
+
+    /**
+     * As {@link #tryOnce(Waiter, Predicate)}; with {@code unmovedKey}, only if that key's change
+     * stamp is still {@code stamp} (read serializably: a change before the try commits makes it
+     * conflict and try again), else it sets its watches and ends {@link Outcome#keyMoved}.
+     */
+    private CompletableFuture<Outcome> tryOnce(Waiter w, Predicate<byte[]> waitedOn, WaitKey unmovedKey, byte[] stamp) {
         boolean first = waitedOn != null;
         return database.runAsync(tr -> {
             if (w.stopWith != null) {
                 return CompletableFuture.completedFuture(Outcome.STOPPED);
             }
-            return w.attempt.attempt(tr, first, first ? waitedOn : BlockingAttempt.NOBODY).thenApply(reply -> {
-                if (reply == null) {
-                    List<CompletableFuture<Void>> watches = new ArrayList<>(w.keys.size());
-                    for (WaitKey k : w.keys) {
-                        watches.add(tr.watch(keyspace.stampKey(k.db(), k.bytes())));
+            CompletableFuture<Boolean> unmoved = unmovedKey == null ? CompletableFuture.completedFuture(true)
+                    : tr.get(keyspace.stampKey(unmovedKey.db(), unmovedKey.bytes())).thenApply(now -> Arrays.equals(now, stamp));
+            return unmoved.thenCompose(still -> {
+                if (!still) {
+                    Outcome moved = Outcome.waiting(watch(tr, w));
+                    moved.keyMoved = true;
+                    return CompletableFuture.completedFuture(moved);
+                }
+                return w.attempt.attempt(tr, first, first ? waitedOn : BlockingAttempt.NOBODY).thenCompose(reply -> {
+                    if (reply == null) {
+                        Outcome waiting = Outcome.waiting(watch(tr, w));
+                        return w.attempt.othersMayBeServed() ? withStamps(tr, w, waiting) : CompletableFuture.completedFuture(waiting);
                     }
-                    return Outcome.waiting(watches);
-                }
-                if (w.stopWith != null) {
-                    // Nobody will read the reply: abandon the transaction and its writes.
-                    throw new Abandoned();
-                }
-                return Outcome.served(reply, tr);
+                    if (w.stopWith != null) {
+                        // Nobody will read the reply: abandon the transaction and its writes.
+                        throw new Abandoned();
+                    }
+                    return CompletableFuture.completedFuture(Outcome.served(reply, tr));
+                });
             });
+        });
+    }
+
+    private List<CompletableFuture<Void>> watch(Transaction tr, Waiter w) {
+        List<CompletableFuture<Void>> watches = new ArrayList<>(w.keys.size());
+        for (WaitKey k : w.keys) {
+            watches.add(tr.watch(keyspace.stampKey(k.db(), k.bytes())));
+        }
+        return watches;
+    }
+
+    /** {@code waiting} with the change stamps of the waiter's keys as {@code tr} reads them. */
+    private CompletableFuture<Outcome> withStamps(Transaction tr, Waiter w, Outcome waiting) {
+        Map<WaitKey, CompletableFuture<byte[]>> reads = new HashMap<>();
+        for (WaitKey k : w.keys) {
+            reads.put(k, tr.get(keyspace.stampKey(k.db(), k.bytes())));
+        }
+        return CompletableFuture.allOf(reads.values().toArray(new CompletableFuture[0])).thenApply(ignored -> {
+            Map<WaitKey, byte[]> stamps = new HashMap<>();
+            reads.forEach((k, f) -> stamps.put(k, f.join()));
+            waiting.stamps = stamps;
+            return waiting;
         });
     }
 
@@ -395,6 +447,7 @@ public final class BlockedClients implements AutoCloseable {
         }
         q.passing = true;
         q.after = Long.MIN_VALUE;
+        q.restarts = 0;
         q.passEnded = new CompletableFuture<>();
         scheduler.execute(() -> step(q));
     }
@@ -416,19 +469,29 @@ public final class BlockedClients implements AutoCloseable {
                 return;
             }
             w = first.getValue();
-            settled = w.retry != null ? w.retry : retry(w);
+            // Past a waiter left waiting, the next one runs only on the key as that one found it.
+            // (A key that keeps changing gets MAX_RESTARTS restarts; then the line goes on as it can.)
+            boolean checked = q.after != Long.MIN_VALUE && q.afterStampKnown && q.restarts < MAX_RESTARTS;
+            settled = w.retry != null ? w.retry : checked ? retry(w, q.key, q.afterStamp) : retry(w);
         }
         settled.whenCompleteAsync((o, e) -> afterStep(q, w, o), scheduler);
     }
 
     private void afterStep(KeyQueue q, Waiter w, Outcome o) {
         synchronized (this) {
-            if (o != null && o.isWaiting() && !w.done) {
+            if (o != null && o.keyMoved) {
+                // The key changed after an earlier waiter was passed over: from the start again.
+                q.again = false;
+                q.after = Long.MIN_VALUE;
+                q.restarts++;
+            } else if (o != null && o.isWaiting() && !w.done) {
                 if (w.attempt.othersMayBeServed() && !q.again) {
                     // It takes nothing the others could have had (a stream read): try the next.
                     // Not when the key changed meanwhile: what came may be this waiter's (a
                     // consumer group's next entry), and it goes first, as it came first.
                     q.after = w.arrival;
+                    q.afterStampKnown = o.stamps != null;
+                    q.afterStamp = o.stamps == null ? null : o.stamps.get(q.key);
                 } else if (!q.again) {
                     // The key had nothing for the first waiter, so nothing for the others; the
                     // try's watch now waits for the next change — unless one fired meanwhile.
@@ -461,9 +524,14 @@ public final class BlockedClients implements AutoCloseable {
      * the record) before it returns.
      */
     private CompletableFuture<Outcome> retry(Waiter w) {
+        return retry(w, null, null);
+    }
+
+    /** As {@link #retry(Waiter)}, only while {@code unmovedKey}'s stamp is {@code stamp} (see {@link #tryOnce}). */
+    private CompletableFuture<Outcome> retry(Waiter w, WaitKey unmovedKey, byte[] stamp) {
         CompletableFuture<Outcome> settled = new CompletableFuture<>();
         w.retry = settled;
-        tryOnce(w, null)
+        tryOnce(w, null, unmovedKey, stamp)
                 .exceptionally(e -> unwrap(e) instanceof Abandoned ? Outcome.STOPPED : Outcome.replied(errorReply(e)))
                 .thenAccept(o -> {
                     settle(w, o);

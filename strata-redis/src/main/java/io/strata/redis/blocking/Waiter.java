@@ -69,6 +69,13 @@ final class Waiter implements ClientSession.BlockedWait {
         final List<CompletableFuture<Void>> watches;
         /** The transaction that committed it, when it was served: what it changed is handed on. */
         Transaction committed;
+        /**
+         * When it found nothing and takes nothing from the others (a stream read): each key's
+         * change stamp as its transaction read it (null: none), by key; null otherwise.
+         */
+        java.util.Map<BlockedClients.WaitKey, byte[]> stamps;
+        /** It did not run: the key of its pass changed since the waiter before it was passed over. */
+        boolean keyMoved;
 
         private Outcome(Reply reply, List<CompletableFuture<Void>> watches) {
             this.reply = reply;
