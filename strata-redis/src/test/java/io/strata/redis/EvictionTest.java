@@ -104,6 +104,7 @@ class EvictionTest {
     void allkeysRandomKeepsTheDataUnderMaxmemoryAndWritesGoOn() throws Exception {
         try (Jedis jedis = jedis()) {
             jedis.configSet("maxmemory-policy", "allkeys-random");
+            jedis.configSet("latency-monitor-threshold", "1");
             long limit = limitAtDatasetPlus(jedis, 1 << 20);
             for (int i = 0; i < 2_000; i++) {
                 assertThat(jedis.set("key:" + i, VALUE)).isEqualTo("OK");
@@ -114,6 +115,8 @@ class EvictionTest {
             assertThat(evicted).isGreaterThan(1_000);
             assertThat(jedis.dbSize()).isLessThan(2_000 - 1_000);
             assertThat(jedis.get("key:1999")).isEqualTo(VALUE);
+            // Rounds that freed room while writes waited are the latency monitor's eviction-cycle samples.
+            assertThat(Raw.list(Raw.call(jedis, "LATENCY", "LATEST"))).anySatisfy(e -> assertThat(Raw.list(e).get(0)).isEqualTo("eviction-cycle"));
             jedis.configResetStat();
             assertThat(infoField(jedis, "stats", "evicted_keys")).isZero();
         }

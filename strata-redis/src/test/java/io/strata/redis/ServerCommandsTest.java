@@ -105,14 +105,69 @@ class ServerCommandsTest extends ServerTestSupport {
     }
 
     @Test
-    void latencyHasNoEventsButAHistogram() {
+    void latencyHistogramCountsEachCommandsCalls() {
         jedis.set("k", "v");
-        assertThat(Raw.call(jedis, "LATENCY", "LATEST")).isEqualTo(List.of());
-        assertThat(Raw.call(jedis, "LATENCY", "RESET")).isEqualTo(0L);
-        assertThat((String) Raw.call(jedis, "LATENCY", "DOCTOR")).contains("no latency events");
         List<Object> histogram = Raw.list(Raw.call(jedis, "LATENCY", "HISTOGRAM", "set"));
         assertThat(histogram.get(0)).isEqualTo("set");
         assertThat(Raw.list(histogram.get(1)).subList(0, 2)).containsExactly("calls", 1L);
+    }
+
+    /**
+     * The latency monitor records nothing while {@code latency-monitor-threshold} is 0 (the
+     * default); above it, a command that takes that long (DEBUG SLEEP) is a {@code command}
+     * sample, which LATEST, HISTORY, GRAPH and DOCTOR report and RESET forgets.
+     */
+    @Test
+    void latencyRecordsCommandsThatTakeTheThresholdOrMore() throws Exception {
+        try (RunningServer debug = RunningServer.start(RedisConfig.defaults().withParameter("enable-debug-command", "yes"));
+             Jedis j = debug.jedis()) {
+            Raw.call(j, "DEBUG", "SLEEP", "0.03");
+            assertThat(Raw.call(j, "LATENCY", "LATEST")).isEqualTo(List.of());
+            assertThat((String) Raw.call(j, "LATENCY", "DOCTOR")).contains("monitor is off");
+            j.configSet("latency-monitor-threshold", "20");
+            Raw.call(j, "DEBUG", "SLEEP", "0.03");
+            j.set("k", "v");
+            List<Object> latest = Raw.list(Raw.call(j, "LATENCY", "LATEST"));
+            assertThat(latest).hasSize(1);
+            List<Object> command = Raw.list(latest.get(0));
+            assertThat(command.get(0)).isEqualTo("command");
+            assertThat((Long) command.get(2)).isBetween(30L, 5_000L);
+            assertThat(command.get(3)).isEqualTo(command.get(2));
+            List<Object> history = Raw.list(Raw.call(j, "LATENCY", "HISTORY", "command"));
+            assertThat(history).hasSize(1);
+            assertThat(Raw.list(history.get(0))).containsExactly(command.get(1), command.get(2));
+            assertThat((String) Raw.call(j, "LATENCY", "GRAPH", "command")).startsWith("command - high " + command.get(2) + " ms");
+            assertThat((String) Raw.call(j, "LATENCY", "DOCTOR")).contains("1. command: 1 sample, average");
+            assertThatThrownBy(() -> Raw.call(j, "LATENCY", "GRAPH", "nosuch")).hasMessage("ERR No samples available for event 'nosuch'");
+            assertThat(Raw.call(j, "LATENCY", "HISTORY", "nosuch")).isEqualTo(List.of());
+            assertThat(Raw.call(j, "LATENCY", "RESET", "nosuch")).isEqualTo(0L);
+            assertThat(Raw.call(j, "LATENCY", "RESET")).isEqualTo(1L);
+            assertThat(Raw.call(j, "LATENCY", "LATEST")).isEqualTo(List.of());
+        }
+    }
+
+    /** A pass of active expiry that takes the threshold or more is an {@code expire-cycle} sample. */
+    @Test
+    void latencyRecordsActiveExpiryPasses() throws Exception {
+        try (RunningServer s = RunningServer.start(); Jedis j = s.jedis()) {
+            redis.clients.jedis.Pipeline p = j.pipelined();
+            for (int i = 0; i < 3_000; i++) {
+                p.psetex("k" + i, 1_000, "v");
+            }
+            p.sync();
+            j.configSet("latency-monitor-threshold", "1");
+            s.advanceMillis(2_000);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (j.dbSize() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(j.dbSize()).isZero();
+            List<Object> events = new java.util.ArrayList<>();
+            for (Object e : Raw.list(Raw.call(j, "LATENCY", "LATEST"))) {
+                events.add(Raw.list(e).get(0));
+            }
+            assertThat(events).contains("expire-cycle");
+        }
     }
 
     @Test

@@ -645,6 +645,12 @@ public final class CommandExecutor {
             stats.error(((Reply.Error) reply).message());
         }
         recordAccess(session, spec, args, startMillis);
+        long threshold = server.settings().latencyMonitorThreshold();
+        if (threshold > 0 && micros / 1000 >= threshold) {
+            // Redis's call(): the sample is taken when the command ends.
+            server.latency().record(spec.has(CommandFlag.FAST) ? "fast-command" : "command", micros / 1000, threshold,
+                    server.clock().getAsLong() / 1000);
+        }
         long slowerThan = server.settings().slowlogSlowerThan();
         if (slowLoggable && SlowLog.logs(micros, slowerThan) && !spec.has(CommandFlag.SKIP_SLOWLOG)) {
             server.slowlog().record(Redaction.shown(spec.name(), args), startMillis / 1000, micros, session.address(),

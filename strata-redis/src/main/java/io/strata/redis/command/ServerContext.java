@@ -110,6 +110,9 @@ public interface ServerContext {
     /** The slow log. */
     SlowLog slowlog();
 
+    /** The latency monitor (LATENCY LATEST, HISTORY …). */
+    LatencyMonitor latency();
+
     /** When keys were last accessed by this process's commands, for OBJECT IDLETIME. */
     AccessClock accessClock();
 

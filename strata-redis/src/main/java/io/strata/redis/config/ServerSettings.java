@@ -50,6 +50,7 @@ public final class ServerSettings {
     private volatile RedisConfig config;
     private volatile RespLimits limits;
     private volatile long slowlogSlowerThan;
+    private volatile long latencyMonitorThreshold;
     private volatile long slowlogMaxLength;
     private volatile boolean replicasRequired;
 
@@ -120,6 +121,11 @@ public final class ServerSettings {
     /** {@code slowlog-log-slower-than}, read on every command without a lookup. */
     public long slowlogSlowerThan() {
         return slowlogSlowerThan;
+    }
+
+    /** {@code latency-monitor-threshold} in milliseconds (0: the monitor is off), read on every command without a lookup. */
+    public long latencyMonitorThreshold() {
+        return latencyMonitorThreshold;
     }
 
     /**
@@ -320,6 +326,7 @@ public final class ServerSettings {
                 Integer.parseInt(values.get("databases")), (int) Math.min(Integer.MAX_VALUE, Long.parseLong(values.get("maxclients"))),
                 Integer.parseInt(values.get("timeout")), configFile, durable, Map.of(), userNamespaces, storage, List.of());
         slowlogSlowerThan = Long.parseLong(values.get("slowlog-log-slower-than"));
+        latencyMonitorThreshold = Long.parseLong(values.get("latency-monitor-threshold"));
         slowlogMaxLength = Long.parseLong(values.get("slowlog-max-len"));
         replicasRequired = Long.parseLong(values.get("min-replicas-to-write")) > 0
                 && Long.parseLong(values.get("min-replicas-max-lag")) > 0;

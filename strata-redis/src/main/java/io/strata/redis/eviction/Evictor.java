@@ -88,6 +88,7 @@ public final class Evictor implements AutoCloseable {
 
     /** Evictions whose bytes the gauge may still count: {commit version, bytes}, oldest first. Guarded by {@code this}. */
     private final ArrayDeque<long[]> pending = new ArrayDeque<>();
+    private volatile java.util.function.LongConsumer roundMillis = millis -> { };
     /** The sum of {@link #pending}'s bytes. Guarded by {@code this}. */
     private long pendingBytes;
     /** Whether the last round ended past the limit with nothing left to evict. */
@@ -212,9 +213,16 @@ public final class Evictor implements AutoCloseable {
 
     /** Evicts until the data is under the limit; false when it is not and nothing could be evicted. */
     private boolean runRound() {
+        long start = System.nanoTime();
         boolean enough = evictUntilUnder();
         lastRoundFailed = !enough;
+        roundMillis.accept(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return enough;
+    }
+
+    /** Sets what is told how long each round of eviction took, in milliseconds (the latency monitor's {@code eviction-cycle}). */
+    public void timedTo(java.util.function.LongConsumer roundMillis) {
+        this.roundMillis = roundMillis;
     }
 
     private boolean evictUntilUnder() {

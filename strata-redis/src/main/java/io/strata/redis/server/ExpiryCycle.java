@@ -62,6 +62,7 @@ public final class ExpiryCycle implements AutoCloseable {
     private volatile java.util.function.Consumer<Transaction> onCommit = tr -> { };
     private volatile java.util.function.BooleanSupplier paused = () -> false;
     private volatile java.util.function.Supplier<WatchRegistry> watchRegistry = () -> null;
+    private volatile java.util.function.LongConsumer passMillis = millis -> { };
     private long ticks;
     private byte[] cursorSweepPosition;
 
@@ -86,6 +87,11 @@ public final class ExpiryCycle implements AutoCloseable {
     /** Sets when active expiry stops for a while (CLIENT PAUSE: no key may change meanwhile). */
     void pausedWhile(java.util.function.BooleanSupplier paused) {
         this.paused = paused;
+    }
+
+    /** Sets what is told how long each pass of active expiry took, in milliseconds (the latency monitor's {@code expire-cycle}). */
+    void timedTo(java.util.function.LongConsumer passMillis) {
+        this.passMillis = passMillis;
     }
 
     /** Sets where the floor of the WATCHes in force is read, under which deleted keys' stamps are swept. */
@@ -117,10 +123,12 @@ public final class ExpiryCycle implements AutoCloseable {
             return;
         }
         try {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS);
+            long start = System.nanoTime();
+            long deadline = start + TimeUnit.MILLISECONDS.toNanos(BUDGET_MILLIS);
             while (active && expireBatch() == BATCH && System.nanoTime() < deadline) {
                 // A full batch: more may be due.
             }
+            passMillis.accept(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             while (sweepStamps() == SWEEP_BATCH && System.nanoTime() < deadline) {
                 // A full batch: more stamps may be below the floor.
             }

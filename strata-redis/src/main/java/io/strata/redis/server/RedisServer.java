@@ -34,6 +34,7 @@ import io.strata.redis.command.ServerContext;
 import io.strata.redis.scripting.Scripts;
 import io.strata.redis.command.ServerStats;
 import io.strata.redis.command.SlowLog;
+import io.strata.redis.command.LatencyMonitor;
 import io.strata.redis.commands.ClientCommand;
 import io.strata.redis.commands.CommandGroups;
 import io.strata.redis.config.ConfigException;
@@ -119,6 +120,7 @@ public final class RedisServer implements AutoCloseable {
     private final AtomicLong nextClientId = new AtomicLong(1);
     private final ServerStats stats = new ServerStats();
     private final SlowLog slowlog = new SlowLog();
+    private final LatencyMonitor latency = new LatencyMonitor();
     private final AccessClock accessClock;
     private final MonitorFeed monitors = new MonitorFeed();
     private final Scripts scripts = new Scripts(context);
@@ -293,6 +295,7 @@ public final class RedisServer implements AutoCloseable {
         n.expiry.onCommit(tracking::committed);
         n.expiry.pausedWhile(pause::paused);
         n.expiry.sweepStampsBelow(() -> watchRegistry);
+        n.expiry.timedTo(millis -> latency.record("expire-cycle", millis, settings.latencyMonitorThreshold(), clock.getAsLong() / 1000));
         return n;
     }
 
@@ -379,6 +382,7 @@ public final class RedisServer implements AutoCloseable {
     public void applyMaxmemoryTo(DatabaseMemory memory) {
         this.memory = memory;
         evictor.measureWith(memory);
+        evictor.timedTo(millis -> latency.record("eviction-cycle", millis, settings.latencyMonitorThreshold(), clock.getAsLong() / 1000));
         applyEvictionSettings();
     }
 
@@ -631,6 +635,11 @@ public final class RedisServer implements AutoCloseable {
         @Override
         public SlowLog slowlog() {
             return slowlog;
+        }
+
+        @Override
+        public LatencyMonitor latency() {
+            return latency;
         }
 
         @Override
