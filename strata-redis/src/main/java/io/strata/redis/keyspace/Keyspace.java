@@ -176,9 +176,7 @@ public final class Keyspace {
      * versionstamp goes, and their offset, four bytes little-endian.
      */
     public byte[] deadStampParam(int db, byte[] key) {
-        return ByteBuffer.allocate(prefix.length + 13 + key.length + 4).order(java.nio.ByteOrder.BIG_ENDIAN)
-                .put(prefix).put(DEAD_STAMPS).put(new byte[10]).putShort((short) db).put(key)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
+        return versionstampedParam(DEAD_STAMPS, db, key);
     }
 
     /**
@@ -192,17 +190,14 @@ public final class Keyspace {
 
     /** The dead-stamp index entries of deletions committed before version {@code version}. */
     public Range deadStampsBefore(long version) {
-        byte[] begin = concat(prefix, DEAD_STAMPS);
-        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(DEAD_STAMPS).putLong(version).array();
-        return new Range(begin, end);
+        return stampedBefore(DEAD_STAMPS, version);
     }
 
     /** Decodes a dead-stamp index key. */
     public DeadStamp deadStamp(byte[] indexKey) {
         int at = prefix.length + 1;
-        byte[] stamp = Arrays.copyOfRange(indexKey, at, at + 10);
-        int db = ((indexKey[at + 10] & 0xff) << 8) | (indexKey[at + 11] & 0xff);
-        return new DeadStamp(stamp, db, Arrays.copyOfRange(indexKey, at + 12, indexKey.length));
+        return new DeadStamp(Arrays.copyOfRange(indexKey, at, at + 10), dbAt(indexKey, at + 10),
+                Arrays.copyOfRange(indexKey, at + 12, indexKey.length));
     }
 
     /** One entry of the dead-stamp index: the stamp the deletion wrote, and the key. */
@@ -215,24 +210,40 @@ public final class Keyspace {
      * offset, four bytes little-endian.
      */
     public byte[] flushParam(int db) {
-        return ByteBuffer.allocate(prefix.length + 13 + 4).order(java.nio.ByteOrder.BIG_ENDIAN)
-                .put(prefix).put(FLUSHES).put(new byte[10]).putShort((short) db)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
+        return versionstampedParam(FLUSHES, db, new byte[0]);
     }
 
     /** The flush records of flushes committed before version {@code version}. */
     public Range flushesBefore(long version) {
-        byte[] begin = concat(prefix, FLUSHES);
-        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(FLUSHES).putLong(version).array();
-        return new Range(begin, end);
+        return stampedBefore(FLUSHES, version);
     }
 
     /** Decodes a flush record's key. */
     public Flush flush(byte[] recordKey) {
         int at = prefix.length + 1;
-        byte[] stamp = Arrays.copyOfRange(recordKey, at, at + 10);
-        int db = ((recordKey[at + 10] & 0xff) << 8) | (recordKey[at + 11] & 0xff);
-        return new Flush(stamp, db);
+        return new Flush(Arrays.copyOfRange(recordKey, at, at + 10), dbAt(recordKey, at + 10));
+    }
+
+    /**
+     * {@code P tag vs[10] db[2] key} with ten placeholder bytes where the versionstamp goes,
+     * then their offset, four bytes little-endian: a {@code SET_VERSIONSTAMPED_KEY} parameter.
+     */
+    private byte[] versionstampedParam(byte tag, int db, byte[] key) {
+        return ByteBuffer.allocate(prefix.length + 13 + key.length + 4).order(java.nio.ByteOrder.BIG_ENDIAN)
+                .put(prefix).put(tag).put(new byte[10]).putShort((short) db).put(key)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(prefix.length + 1).array();
+    }
+
+    /** The entries under {@code tag} whose versionstamp is of a version before {@code version}. */
+    private Range stampedBefore(byte tag, long version) {
+        byte[] begin = concat(prefix, tag);
+        byte[] end = ByteBuffer.allocate(prefix.length + 9).put(prefix).put(tag).putLong(version).array();
+        return new Range(begin, end);
+    }
+
+    /** The database number, big-endian, at {@code at} of {@code k}. */
+    private static int dbAt(byte[] k, int at) {
+        return ((k[at] & 0xff) << 8) | (k[at + 1] & 0xff);
     }
 
     /** One flush: the versionstamp of its transaction, and the database it emptied. */
