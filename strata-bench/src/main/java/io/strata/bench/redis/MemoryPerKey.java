@@ -24,7 +24,7 @@ public final class MemoryPerKey {
     }
 
     public static PerKey measure(int port, int keys, LongSupplier usedBytes, long settleMillis) {
-        long before = usedBytes.getAsLong();
+        long before = steady(usedBytes);
         byte[] value = new byte[VALUE_BYTES];
         java.util.Arrays.fill(value, (byte) 'v');
         try (Jedis j = new Jedis("127.0.0.1", port, 600_000)) {
@@ -56,6 +56,30 @@ public final class MemoryPerKey {
             }
             return new PerKey(perKey, settled);
         }
+    }
+
+    /**
+     * What {@code usedBytes} reports once it holds still: two readings 2 s apart within 1 MB
+     * (at most 15 readings). What the server wrote before (the other tests' data) may still be
+     * settling into its compact form — Strata's store packs it in the background — and would
+     * otherwise shrink during the measurement, making the keys look smaller than they are.
+     */
+    static long steady(LongSupplier usedBytes) {
+        long last = usedBytes.getAsLong();
+        for (int i = 0; i < 14; i++) {
+            try {
+                Thread.sleep(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
+            }
+            long now = usedBytes.getAsLong();
+            if (Math.abs(now - last) <= (1 << 20)) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
     }
 
     /** Redis's {@code used_memory}. */
