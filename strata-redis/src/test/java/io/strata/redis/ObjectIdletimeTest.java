@@ -110,4 +110,27 @@ class ObjectIdletimeTest extends ServerTestSupport {
     void aMissingKeyHasNone() {
         assertThat(jedis.objectIdletime("missing")).isNull();
     }
+
+    /**
+     * A blocked command accesses its keys when it is served, not when it started waiting, as
+     * Redis looks the keys up when it unblocks the client: BLMOVE's destination is fresh.
+     */
+    @Test
+    void aBlockedCommandAccessesItsKeysWhenServed() throws Exception {
+        jedis.rpush("dst", "old");
+        try (redis.clients.jedis.Jedis waiting = server.jedis()) {
+            java.util.concurrent.CompletableFuture<String> moved = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    waiting.blmove("src", "dst", redis.clients.jedis.args.ListDirection.LEFT,
+                            redis.clients.jedis.args.ListDirection.RIGHT, 0));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!jedis.info("clients").contains("blocked_clients:1")) {
+                assertThat(System.nanoTime()).as("BLMOVE blocked in time").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            server.advanceMillis(7_000);
+            jedis.rpush("src", "x");
+            assertThat(moved.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("x");
+        }
+        assertThat(jedis.objectIdletime("dst")).isZero();
+    }
 }

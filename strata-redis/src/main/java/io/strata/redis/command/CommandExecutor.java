@@ -277,9 +277,10 @@ public final class CommandExecutor {
             long micros = (System.nanoTime() - startNanos) / 1000;
             // A blocking command counts the time its tries took, not its wait, and is slow-logged
             // when served (or failed), not when it timed out: Redis's updateStatsOnUnblock.
+            // Its keys are accessed, and it is logged, when it is served, as Redis's unblocking does.
             boolean blocked = inv.attemptMicros() >= 0;
-            account(session, spec, inv.args(), p.startMillis, blocked ? inv.attemptMicros() : micros, r,
-                    !blocked || inv.attemptAnswered() || r.isError());
+            account(session, spec, inv.args(), blocked ? server.clock().getAsLong() : p.startMillis,
+                    blocked ? inv.attemptMicros() : micros, r, !blocked || inv.attemptAnswered() || r.isError());
             return r;
         });
     }
