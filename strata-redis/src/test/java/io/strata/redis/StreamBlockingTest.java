@@ -34,11 +34,9 @@ class StreamBlockingTest extends BlockingTestSupport {
     @Test
     void aReaderThatFindsNothingDoesNotHoldUpTheReadersBehindIt() throws Exception {
         call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
-        CompletableFuture<Object> first = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "a", "BLOCK", "0",
-                "STREAMS", "s", ">"));
+        CompletableFuture<Object> first = readGroupG("a", 0);
         awaitBlocked(1);
-        CompletableFuture<Object> second = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "b", "BLOCK", "3000",
-                "STREAMS", "s", ">"));
+        CompletableFuture<Object> second = readGroupG("b", 3000);
         awaitBlocked(2);
         CompletableFuture<Object> reader = onOwnConnection(j -> Raw.call(j, "XREAD", "BLOCK", "0", "STREAMS", "s", "$"));
         awaitBlocked(3);
@@ -61,22 +59,19 @@ class StreamBlockingTest extends BlockingTestSupport {
     @Test
     void xreadgroupBlockGetsTheNextEntryAndRecordsItPending() throws Exception {
         call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
-        CompletableFuture<Object> r = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0",
-                "STREAMS", "s", ">"));
+        CompletableFuture<Object> r = readGroupG("alice", 0);
         awaitBlocked(1);
         call("XADD", "s", "5-0", "job", "x");
         assertThat(r.get(5, TimeUnit.SECONDS).toString()).isEqualTo("[[s, [[5-0, [job, x]]]]]");
         assertThat(call("XPENDING", "s", "g").toString()).isEqualTo("[1, 5-0, 5-0, [[alice, 1]]]");
-        CompletableFuture<Object> timedOut = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "bob", "BLOCK", "100",
-                "STREAMS", "s", ">"));
+        CompletableFuture<Object> timedOut = readGroupG("bob", 100);
         assertThat(timedOut.get(5, TimeUnit.SECONDS)).isNull();
     }
 
     @Test
     void aDestroyedGroupEndsTheWaitWithNogroup() throws Exception {
         call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
-        CompletableFuture<Object> r = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "alice", "BLOCK", "0",
-                "STREAMS", "s", ">"));
+        CompletableFuture<Object> r = readGroupG("alice", 0);
         awaitBlocked(1);
         call("XGROUP", "DESTROY", "s", "g");
         assertThat(catching(r)).isEqualTo("NOGROUP the consumer group this client was blocked on no longer exists");
@@ -86,6 +81,12 @@ class StreamBlockingTest extends BlockingTestSupport {
         awaitBlocked(1);
         jedis.del("t");
         assertThat(catching(deleted)).isEqualTo("UNBLOCKED the stream key no longer exists");
+    }
+
+    /** {@code XREADGROUP GROUP g consumer BLOCK blockMillis STREAMS s >} on a connection of its own. */
+    private static CompletableFuture<Object> readGroupG(String consumer, int blockMillis) {
+        return onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", consumer, "BLOCK", Integer.toString(blockMillis),
+                "STREAMS", "s", ">"));
     }
 
     private static String catching(CompletableFuture<Object> f) throws Exception {
@@ -108,11 +109,9 @@ class StreamBlockingTest extends BlockingTestSupport {
         for (int i = 1; i <= 20; i++) {
             call("DEL", "s");
             call("XGROUP", "CREATE", "s", "g", "$", "MKSTREAM");
-            CompletableFuture<Object> first = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "a", "BLOCK", "0",
-                    "STREAMS", "s", ">"));
+            CompletableFuture<Object> first = readGroupG("a", 0);
             awaitBlocked(1);
-            CompletableFuture<Object> second = onOwnConnection(j -> Raw.call(j, "XREADGROUP", "GROUP", "g", "b", "BLOCK", "200",
-                    "STREAMS", "s", ">"));
+            CompletableFuture<Object> second = readGroupG("b", 200);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (blockedClients() != 2) {
                 assertThat(System.nanoTime()).as("2 clients blocked in time").isLessThan(deadline);
