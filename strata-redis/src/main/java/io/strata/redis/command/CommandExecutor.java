@@ -276,8 +276,8 @@ public final class CommandExecutor {
             Reply r = error == null ? reply : errorReply(error);
             long micros = (System.nanoTime() - startNanos) / 1000;
             // A blocking command counts the time its tries took, not its wait, and is slow-logged
-            // when served (or failed), not when it timed out: Redis's updateStatsOnUnblock.
-            // Its keys are accessed, and it is logged, when it is served, as Redis's unblocking does.
+            // and accesses its keys when served (or failed), not when it began waiting or timed
+            // out: Redis's updateStatsOnUnblock.
             boolean blocked = inv.attemptMicros() >= 0;
             account(session, spec, inv.args(), blocked ? server.clock().getAsLong() : p.startMillis,
                     blocked ? inv.attemptMicros() : micros, r, !blocked || inv.attemptAnswered() || r.isError());
