@@ -3,7 +3,10 @@ package io.strata.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.apple.foundationdb.Database;
+import io.strata.Strata;
 import io.strata.redis.command.RedisConfig;
+import io.strata.redis.server.RedisServer;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -85,7 +88,16 @@ class InfoCommandTest {
 
     @Test
     void persistenceNamesTheStorageEngineWhenTheServerKnowsIt() throws Exception {
-        assertThat(fields(jedis.info("persistence"))).as("not given: not reported").doesNotContainKey("strata_storage");
+        assertThat(fields(jedis.info("persistence"))).as("the test server's, as `strata serve redis` gives it")
+                .containsEntry("strata_storage", "memory");
+        try (Database db = Strata.inMemory()) {
+            RedisServer unknown = RedisServer.start(db, RedisConfig.defaults().withPort(0));
+            try (Jedis j = new Jedis("127.0.0.1", unknown.port())) {
+                assertThat(fields(j.info("persistence"))).as("not given: not reported").doesNotContainKey("strata_storage");
+            } finally {
+                unknown.close();
+            }
+        }
         try (RunningServer ssd = RunningServer.start(RedisConfig.defaults().withStorage("ssd"));
              Jedis j = ssd.jedis()) {
             assertThat(fields(j.info("persistence"))).containsEntry("strata_storage", "ssd").containsEntry("strata_durable", "1");

@@ -22,7 +22,7 @@ public final class RunningServer implements AutoCloseable {
     private RunningServer(RedisConfig config) throws InterruptedException {
         database = Strata.builder().mvccWindow(MvccWindow.OPEN_TRANSACTIONS).inMemory(); // as `strata serve redis`
         try {
-            server = RedisServer.start(database, config.withPort(0), clock::get);
+            server = RedisServer.start(database, config.withPort(0).withStorage(config.storage() != null ? config.storage() : "memory"), clock::get);
         } catch (RuntimeException | InterruptedException e) {
             // A server that refused to start (a bad parameter) must not leak its engine.
             database.close();

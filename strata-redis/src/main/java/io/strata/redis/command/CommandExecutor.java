@@ -327,7 +327,8 @@ public final class CommandExecutor {
     /**
      * {@link #runInTransaction} on the calling thread, which blocks until the transaction has
      * committed and the clients it served have been answered ({@code db.run}: on the embedded
-     * engine a caller that blocks may run its commit itself). For lane threads only.
+     * engine a caller that blocks may run its commit itself). For lane threads, and for an
+     * event loop running a lane's batch ({@code LoopBatches}).
      */
     public <T> T runInTransactionBlocking(Function<Transaction, CompletableFuture<T>> work) {
         return runInTransactionBlocking(work, attempts -> { });

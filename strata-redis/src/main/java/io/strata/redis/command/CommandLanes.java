@@ -1,5 +1,6 @@
 package io.strata.redis.command;
 
+import com.apple.foundationdb.FDBException;
 import com.apple.foundationdb.Transaction;
 import io.strata.redis.protocol.Reply;
 
@@ -51,7 +52,10 @@ import java.util.concurrent.CompletableFuture;
  * when no other batch is running, rather than hand it to its sequencer and wake the lane for
  * the next batch (measured: +12–25% unpipelined writes). A batch holds its lanes' locks from
  * before its transaction starts until it has committed or failed, and releases them before it
- * serves the clients its commit unblocked.
+ * serves the clients its commit unblocked. Lanes whose queues hold only unpipelined light
+ * requests may have their next batches run, as one, by the event loop that read them
+ * ({@link LoopBatches}), by the same code under the same locks, with {@code running} set as
+ * for a lane thread.
  */
 public final class CommandLanes {
     /** Parallel lanes: enough to keep two cores and the sequencer busy, few enough to batch well. */
@@ -65,6 +69,8 @@ public final class CommandLanes {
         final CompletableFuture<List<Reply>> replies = new CompletableFuture<>();
         /** The lanes its keys fall in ({@link LaneRouting}); set when submitted. */
         int lanes;
+        /** Whether its keys fall in more than one lane (then {@link #lanes} may hold only the first). */
+        boolean spansLanes;
 
         public Unit(List<Invocation> requests) {
             this.requests = requests;
@@ -75,11 +81,57 @@ public final class CommandLanes {
         }
     }
 
+    /**
+     * A lane's start, as handed to {@link ServerContext#laneExecutor}: {@link #run} runs the
+     * lane's batches on a lane thread; the event loop that read every request queued on the
+     * lanes it started may instead run their next batches itself ({@link #runOnLoop}).
+     */
+    public static final class Start implements Runnable {
+        private final Lane lane;
+
+        private Start(Lane lane) {
+            this.lane = lane;
+        }
+
+        @Override
+        public void run() {
+            lane.runBatches();
+        }
+
+        /**
+         * If every task of {@code pass} (what one event-loop pass handed over) starts a lane of
+         * one server whose next batch may run on the calling loop ({@link LoopBatches}), and
+         * together they hold at most one batch's requests, runs those batches there as one, to
+         * its commit, and returns true; otherwise does nothing and returns false.
+         */
+        public static boolean runOnLoop(List<Runnable> pass) {
+            if (pass.isEmpty() || !(pass.get(0) instanceof Start first)) {
+                return false;
+            }
+            CommandLanes owner = first.lane.owner();
+            List<Lane> started = new ArrayList<>(pass.size());
+            int requests = 0;
+            for (Runnable task : pass) {
+                if (!(task instanceof Start start) || start.lane.owner() != owner) {
+                    return false;
+                }
+                int queued = start.lane.queuedOnLoop();
+                requests += queued;
+                if (queued < 0 || requests > MAX_BATCH_REQUESTS) {
+                    return false;
+                }
+                started.add(start.lane);
+            }
+            owner.runOnLoop(started);
+            return true;
+        }
+    }
+
     private final ServerContext server;
     private final CommandExecutor executor;
     private final Lane[] lanes = new Lane[LANES];
     /** Units whose keys fall in more than one lane. */
-    private final Lane crossLane = new Lane();
+    private final Lane crossLane = new Lane(-1);
     private final LaneLocks locks = new LaneLocks();
     private final CrossLanePolicy policy = new CrossLanePolicy();
 
@@ -87,7 +139,7 @@ public final class CommandLanes {
         this.server = server;
         this.executor = executor;
         for (int i = 0; i < LANES; i++) {
-            lanes[i] = new Lane();
+            lanes[i] = new Lane(i);
         }
     }
 
@@ -104,7 +156,9 @@ public final class CommandLanes {
         } else if (policy.exclusive()) {
             lane = crossLane;
             unit.lanes = mask;
+            unit.spansLanes = true;
         } else {
+            unit.spansLanes = true;
             int first = LaneRouting.firstKeyLane(unit.requests.get(0));
             lane = lanes[first];
             unit.lanes = 1 << first; // its other lanes are not held: optimistic
@@ -136,6 +190,12 @@ public final class CommandLanes {
     private final class Lane {
         private final ArrayDeque<Unit> queue = new ArrayDeque<>();
         private boolean running;
+        /** Its lock's index; the cross-lane lane's is -1 (it holds the locks of its units). */
+        private final int index;
+
+        Lane(int index) {
+            this.index = index;
+        }
 
         void enqueue(Unit unit) {
             synchronized (this) {
@@ -149,6 +209,43 @@ public final class CommandLanes {
             // io-threads 1), the lanes run in parallel on the server's lane threads. Started from
             // the event loop, a lane starts once the loop has read every ready connection, so
             // its first batch holds all of them (ServerContext#laneExecutor).
+            server.laneExecutor().execute(new Start(this));
+        }
+
+        CommandLanes owner() {
+            return CommandLanes.this;
+        }
+
+        /**
+         * How many requests this lane's next batch holds if it may run on the event loop that
+         * read them ({@link LoopBatches}); -1 if it may not.
+         */
+        int queuedOnLoop() {
+            if (index < 0 || locks.isHeld(index)) {
+                return -1;
+            }
+            synchronized (this) {
+                return LoopBatches.runsOnLoop(server.settings().storage(), queue) ? queue.size() : -1;
+            }
+        }
+
+        /** Puts a batch that did not run back at the head of the queue, in its order. */
+        void putBack(List<Unit> batch) {
+            synchronized (this) {
+                for (int i = batch.size() - 1; i >= 0; i--) {
+                    queue.addFirst(batch.get(i));
+                }
+            }
+        }
+
+        /** After a batch run off the lane's thread: the lane's thread takes what is queued, or the lane stops. */
+        private void handOnOrStop() {
+            synchronized (this) {
+                if (queue.isEmpty()) {
+                    running = false;
+                    return;
+                }
+            }
             server.laneExecutor().execute(this::runBatches);
         }
 
@@ -181,8 +278,55 @@ public final class CommandLanes {
         }
     }
 
+    /**
+     * Runs the next batches of {@code started} (lanes it started, all running) on the calling
+     * event loop as one batch, in one attempt: if that fails, each lane's batch goes back to
+     * the head of its queue, so that its retries (and their back-off) happen on the lane's
+     * thread. What is queued afterwards goes to the lanes' threads too.
+     */
+    private void runOnLoop(List<Lane> started) {
+        List<Lane> taken = new ArrayList<>(started.size());
+        List<List<Unit>> batches = new ArrayList<>(started.size());
+        List<Unit> all = new ArrayList<>();
+        for (Lane lane : started) {
+            List<Unit> batch = lane.takeBatch();
+            if (batch != null) {
+                taken.add(lane);
+                batches.add(batch);
+                all.addAll(batch);
+            }
+        }
+        if (all.isEmpty()) {
+            return;
+        }
+        server.stats().loopBatches.increment();
+        try {
+            if (!runBatchBlocking(all, true)) {
+                server.stats().loopBatchesHandedBack.increment();
+                for (int i = 0; i < taken.size(); i++) {
+                    taken.get(i).putBack(batches.get(i));
+                }
+            }
+        } finally {
+            for (Lane lane : taken) {
+                lane.handOnOrStop();
+            }
+        }
+    }
+
     /** Runs the batch in one transaction holding its lanes, blocking; on a non-retryable failure, runs each unit alone. */
     private void runBatchBlocking(List<Unit> batch) {
+        runBatchBlocking(batch, false);
+    }
+
+    /**
+     * As {@link #runBatchBlocking(List)}; with {@code oneAttempt} (on an event loop), a failure
+     * of the database ends the run instead, with nothing answered, and false is returned: rerun
+     * on a lane thread, the batch is retried, or split if the failure was not retryable (fdb-java's
+     * {@code FDBException.isRetryable} asks the native client, which the embedded engine does
+     * not load), as one more attempt would be.
+     */
+    private boolean runBatchBlocking(List<Unit> batch, boolean oneAttempt) {
         int mask = 0;
         for (Unit u : batch) {
             mask |= u.lanes;
@@ -190,14 +334,30 @@ public final class CommandLanes {
         List<List<Reply>> replies;
         LaneLocks.Hold hold = locks.acquire(mask);
         try {
-            replies = executor.runInTransactionBlocking(tr -> runInOrder(batch, tr), attempts -> {
+            replies = executor.runInTransactionBlocking(tr -> {
+                if (!oneAttempt) {
+                    return runInOrder(batch, tr);
+                }
+                tr.options().setRetryLimit(0);
+                CompletableFuture<List<List<Reply>>> ran = runInOrder(batch, tr);
+                if (!ran.isDone()) {
+                    // A command waits for more than the database's answers (PUBLISH for every
+                    // event loop to poll): not on an event loop.
+                    throw new WaitsOffLoop();
+                }
+                return ran;
+            }, attempts -> {
                 hold.release();
                 policy.ended(attempts, requestsIn(batch));
             });
         } catch (RuntimeException error) {
             hold.release(); // released already, unless the failure came before the transaction ran
+            Throwable cause = CommandExecutor.unwrap(error);
+            if (oneAttempt && (cause instanceof FDBException || cause instanceof WaitsOffLoop)) {
+                return false;
+            }
             runApart(batch, error);
-            return;
+            return true;
         } finally {
             hold.release();
         }
@@ -208,6 +368,7 @@ public final class CommandLanes {
                 batch.get(i).replies.complete(answered.get(i));
             }
         });
+        return true;
     }
 
     /** After a non-retryable failure of {@code batch}: each unit alone, and a failing unit one request at a time. */
@@ -228,6 +389,13 @@ public final class CommandLanes {
             for (Unit u : batch) {
                 runBatchBlocking(List.of(u));
             }
+        }
+    }
+
+    /** Ends a batch's attempt on an event loop when a command would wait there. */
+    private static final class WaitsOffLoop extends RuntimeException {
+        WaitsOffLoop() {
+            super("a command of the batch waits for more than the database", null, false, false);
         }
     }
 

@@ -8,9 +8,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * that share a lane therefore never run their transactions at the same time, and batches of
  * disjoint lanes still run in parallel.
  *
- * <p>Concurrency: a lane's own batch takes only its lane's lock; only the single cross-lane
- * thread takes several, always in ascending lane order and all before its transaction starts,
- * so no cycle of waits can form. A holder releases before it waits for anything else (the
+ * <p>Concurrency: a lane's own batch takes only its lane's lock; the single cross-lane thread
+ * and an event loop running several lanes' batches as one ({@code LoopBatches}) take several,
+ * always in ascending lane order and all before the transaction starts, so no cycle of waits
+ * can form. A holder releases before it waits for anything else (the
  * clients its commit unblocked), so a holder never waits on another lane. The locks are fair:
  * a cross-lane batch waiting for a busy lane gets it when the lane's current batch ends, not
  * after however many more batches the lane has queued.
@@ -30,6 +31,11 @@ final class LaneLocks {
             locks[Integer.numberOfTrailingZeros(m)].lock();
         }
         return new Hold(mask);
+    }
+
+    /** Whether a batch holds lane {@code lane} now: a hint, true or false a moment later. */
+    boolean isHeld(int lane) {
+        return locks[lane].isLocked();
     }
 
     /**

@@ -26,6 +26,10 @@ public final class ServerStats {
     public final LongAdder totalErrorReplies = new LongAdder();
     public final LongAdder netInputBytes = new LongAdder();
     public final LongAdder netOutputBytes = new LongAdder();
+    /** Lane batches an event loop ran itself ({@code LoopBatches}); not in INFO, which has no such field. */
+    public final LongAdder loopBatches = new LongAdder();
+    /** Of those, the ones whose attempt there failed or waited, handed back to their lane's thread. */
+    public final LongAdder loopBatchesHandedBack = new LongAdder();
     /** Clients waiting in a blocking command; the blocking commands move it. */
     public final AtomicLong blockedClients = new AtomicLong();
     /** Operations and network rates sampled over the last seconds ({@code instantaneous_*}). */

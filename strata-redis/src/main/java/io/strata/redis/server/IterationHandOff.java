@@ -2,6 +2,7 @@ package io.strata.redis.server;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
+import io.strata.redis.command.CommandLanes;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,10 @@ import java.util.concurrent.RejectedExecutionException;
  * <h2>Contract</h2>
  * {@link #execute} from an event-loop thread runs the task on {@code target} after the
  * loop's current iteration, in submission order; from any other thread (a lane continuing
- * after its commit) it hands the task to {@code target} at once.
+ * after its commit) it hands the task to {@code target} at once. One exception: when the
+ * iteration started lanes only, whose batches may all run on the loop
+ * ({@link CommandLanes.Start#runOnLoop}, see {@code LoopBatches}), the loop runs them itself,
+ * as one, as Redis's single thread runs every command it read.
  *
  * <p>Concurrency: each event-loop thread has its own list (a thread-local), touched only by
  * that thread; the flush task runs on the same thread.
@@ -56,9 +60,15 @@ final class IterationHandOff implements Executor {
     }
 
     private void handOff(List<Runnable> tasks) {
-        for (Runnable task : tasks) {
+        List<Runnable> pass = List.copyOf(tasks);
+        tasks.clear(); // what runs below may start lanes again: a later hand-off
+        if (CommandLanes.Start.runOnLoop(pass)) {
+            // Light unpipelined requests only: the loop runs their batch itself, fsync and
+            // replies included, as Redis's loop would (LoopBatches).
+            return;
+        }
+        for (Runnable task : pass) {
             target.execute(task);
         }
-        tasks.clear();
     }
 }

@@ -452,6 +452,11 @@ public final class RedisServer implements AutoCloseable {
         return stopped;
     }
 
+    /** The server's counters (INFO's and a few of its own). */
+    public ServerStats stats() {
+        return stats;
+    }
+
     /** Active expiry (tests and DEBUG SET-ACTIVE-EXPIRE turn it off and on). */
     public ExpiryCycle expiryCycle() {
         return namespaces.main().expiry;
