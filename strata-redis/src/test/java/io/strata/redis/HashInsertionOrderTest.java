@@ -90,6 +90,15 @@ class HashInsertionOrderTest extends ServerTestSupport {
         jedis.sendCommand(Command.HSET, "created", "b", "1", long65, "2");
         assertThat(jedis.objectEncoding("created")).isEqualTo("hashtable");
 
+        // Redis converts on the command's arguments (hashTypeTryConversion), before it sets
+        // them: a long value that the same HSET overwrites still makes a hash table.
+        jedis.sendCommand(Command.HSET, "overwritten", "f", long65, "f", "short");
+        assertThat(jedis.objectEncoding("overwritten")).isEqualTo("hashtable");
+        assertThat(jedis.hget("overwritten", "f")).isEqualTo("short");
+        jedis.sendCommand(Command.HSET, "short2", "a", "1");
+        jedis.sendCommand(Command.HSET, "short2", "a", long65, "a", "2");
+        assertThat(jedis.objectEncoding("short2")).isEqualTo("hashtable");
+
         jedis.configSet("hash-max-listpack-value", "1000");
         jedis.sendCommand(Command.HSET, "big", "b", long65, "a", "1");
         assertThat(jedis.objectEncoding("big")).isEqualTo("listpack");

@@ -60,17 +60,23 @@ final class HashCommands {
             throw new RedisException("ERR wrong number of arguments for '" + inv.spec().name() + "' command");
         }
         // A field named twice is set once, to its last value, and counted once, as in Redis.
+        // But every argument counts for the encoding, as in Redis's hashTypeTryConversion: a
+        // long value overwritten in the same command still makes the hash a hash table.
         Map<ByteBuffer, byte[]> values = new LinkedHashMap<>();
+        HashObject.SmallLimits limits = HashKeys.smallLimits(inv);
+        boolean argumentsFit = true;
         for (int i = 2; i < inv.argc(); i += 2) {
             HashKeys.checkFits(inv, inv.arg(i), inv.arg(i + 1));
             values.put(ByteBuffer.wrap(inv.arg(i)), inv.arg(i + 1));
+            argumentsFit &= limits.fits(inv.arg(i).length) && limits.fits(inv.arg(i + 1).length);
         }
+        boolean everyArgumentFits = argumentsFit;
         boolean hmset = inv.spec().name().equals("hmset");
         return HashKeys.forWrite(inv, tr).thenCompose(meta -> {
             CompletableFuture<List<byte[]>> added = meta == null
                     ? CompletableFuture.completedFuture(values.keySet().stream().map(ByteBuffer::array).toList())
                     : absent(tr, HashKeys.open(inv, meta), values.keySet());
-            return added.thenCompose(fields -> HashKeys.write(inv, tr, meta, values, fields)
+            return added.thenCompose(fields -> HashKeys.write(inv, tr, meta, values, fields, everyArgumentFits)
                     .thenApply(ignored -> {
                         inv.keyspaceEvent(tr, HASH, "hset", inv.arg(1));
                         return hmset ? Reply.OK : Reply.integer(fields.size());

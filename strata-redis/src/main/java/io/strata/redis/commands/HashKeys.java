@@ -49,11 +49,21 @@ final class HashKeys {
      */
     static CompletableFuture<Void> write(Invocation inv, Transaction tr, KeyMeta meta, Map<ByteBuffer, byte[]> values,
                                          List<byte[]> added) {
+        return write(inv, tr, meta, values, added, true);
+    }
+
+    /**
+     * As {@link #write(Invocation, Transaction, KeyMeta, Map, List)}; {@code argumentsFit} false
+     * when an argument the command was given, though not written (a field's earlier value in
+     * the same HSET), is past {@code hash-max-listpack-value}: Redis converts on the arguments.
+     */
+    static CompletableFuture<Void> write(Invocation inv, Transaction tr, KeyMeta meta, Map<ByteBuffer, byte[]> values,
+                                         List<byte[]> added, boolean argumentsFit) {
         CompletableFuture<HashObject> target = meta != null
                 ? CompletableFuture.completedFuture(open(inv, meta))
                 : create(inv, tr);
         HashObject.SmallLimits limits = smallLimits(inv);
-        boolean withinValueLimit = true;
+        boolean withinValueLimit = argumentsFit;
         for (Map.Entry<ByteBuffer, byte[]> e : values.entrySet()) {
             withinValueLimit &= limits.fits(e.getKey().remaining()) && limits.fits(e.getValue().length);
         }
