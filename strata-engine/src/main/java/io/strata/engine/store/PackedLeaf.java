@@ -82,20 +82,46 @@ final class PackedLeaf {
         return find(leaf, key, 0, key.length);
     }
 
-    /** {@link #find(byte[], byte[])} of the key {@code bytes[from, to)}. */
+    /**
+     * {@link #find(byte[], byte[])} of the key {@code bytes[from, to)}.
+     *
+     * <p>A binary search that skips what the key is known to share with every entry left: the
+     * entries between two that share {@code p} bytes with the key share them too (keys with a
+     * given prefix are contiguous in key order), so each step compares from the smaller of
+     * the prefixes the key shares with the entries bounding the search. Keys of one leaf
+     * share most of their bytes (a layer's subspace, a type tag, a common stem), which a
+     * search from the first byte would compare again at every step.
+     */
     static int find(byte[] leaf, byte[] bytes, int from, int to) {
+        int keyLength = to - from;
         int lo = 0;
         int hi = count(leaf) - 1;
+        int loShared = 0; // bytes the key shares with entry lo - 1 (none while lo is 0)
+        int hiShared = 0; // bytes the key shares with entry hi + 1 (none while hi is the last)
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             int start = keyStart(leaf, mid);
-            int c = Arrays.compareUnsigned(leaf, start, start + keyLength(leaf, mid), bytes, from, to);
+            int length = keyLength(leaf, mid);
+            int skip = Math.min(loShared, hiShared);
+            int m = Arrays.mismatch(leaf, start + skip, start + length, bytes, from + skip, to);
+            if (m < 0) {
+                return mid;
+            }
+            int shared = skip + m;
+            int c;
+            if (shared == length) {
+                c = -1; // the entry is a prefix of the key: before it
+            } else if (shared == keyLength) {
+                c = 1;
+            } else {
+                c = Integer.compare(leaf[start + shared] & 0xff, bytes[from + shared] & 0xff);
+            }
             if (c < 0) {
                 lo = mid + 1;
-            } else if (c > 0) {
-                hi = mid - 1;
+                loShared = shared;
             } else {
-                return mid;
+                hi = mid - 1;
+                hiShared = shared;
             }
         }
         return -lo - 1;
