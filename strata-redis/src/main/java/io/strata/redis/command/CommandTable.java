@@ -27,9 +27,11 @@ import java.util.TreeMap;
 public final class CommandTable {
     private final Map<String, CommandSpec> byName = new TreeMap<>();
     private final Map<String, Map<String, CommandSpec>> subcommands = new TreeMap<>();
-    /** {@link #byName} and each container's subcommands again, for lookups by a request's bytes. */
-    private final CommandNames<CommandSpec> byRequestName = new CommandNames<>();
-    private final Map<String, CommandNames<CommandSpec>> subcommandsByRequestName = new HashMap<>();
+    /**
+     * {@link #byName} again, with each container's subcommands, for lookups by a request's
+     * bytes: one lookup finds both the command and where its subcommand would be.
+     */
+    private final CommandNames<Named> byRequestName = new CommandNames<>();
     private final Map<String, StagedArgument> stagedArguments = new HashMap<>();
 
     /**
@@ -104,7 +106,17 @@ public final class CommandTable {
         if (byName.putIfAbsent(spec.name(), spec) != null) {
             throw new IllegalStateException("command registered twice: " + spec.name());
         }
-        byRequestName.put(spec.name(), spec);
+        byRequestName.put(spec.name(), new Named(spec, null));
+    }
+
+    /** A command as a request names it, and its subcommands when it is a container (else null). */
+    private record Named(CommandSpec spec, CommandNames<CommandSpec> subcommands) {
+    }
+
+    private void subcommandsOf(String container) {
+        String name = container.toLowerCase(Locale.ROOT);
+        subcommands.put(name, new TreeMap<>());
+        byRequestName.put(name, new Named(byName.get(name), new CommandNames<>()));
     }
 
     /**
@@ -130,8 +142,7 @@ public final class CommandTable {
         add(name, -2, "", 0, 0, 0, "", CommandSpec.Kind.LOCAL, (inv, tr) -> {
             throw new io.strata.redis.protocol.RedisException(unknownSubcommand(inv.arg(0), inv.arg(1)));
         });
-        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
-        subcommandsByRequestName.put(name.toLowerCase(Locale.ROOT), new CommandNames<>());
+        subcommandsOf(name);
     }
 
     /**
@@ -140,8 +151,7 @@ public final class CommandTable {
      */
     public void addContainer(String name, int arity, String flags, String types, CommandSpec.Kind kind, CommandHandler alone) {
         add(name, arity, flags, 0, 0, 0, types, kind, alone);
-        subcommands.put(name.toLowerCase(Locale.ROOT), new TreeMap<>());
-        subcommandsByRequestName.put(name.toLowerCase(Locale.ROOT), new CommandNames<>());
+        subcommandsOf(name);
     }
 
     /**
@@ -160,7 +170,7 @@ public final class CommandTable {
         if (subs.putIfAbsent(sub.toLowerCase(Locale.ROOT), spec) != null) {
             throw new IllegalStateException("subcommand registered twice: " + spec.name());
         }
-        subcommandsByRequestName.get(parent.toLowerCase(Locale.ROOT)).put(sub.toLowerCase(Locale.ROOT), spec);
+        byRequestName.get(parent.getBytes(StandardCharsets.ISO_8859_1)).subcommands().put(sub.toLowerCase(Locale.ROOT), spec);
     }
 
     /** Whether {@code name} is a container command. */
@@ -180,12 +190,11 @@ public final class CommandTable {
      * unknown ({@link #unknownError} says why).
      */
     public CommandSpec resolve(byte[][] args) {
-        CommandSpec spec = lookup(args[0]);
-        if (spec == null || args.length < 2) {
-            return spec;
+        Named named = named(args[0]);
+        if (named == null || args.length < 2 || named.subcommands() == null) {
+            return named == null ? null : named.spec();
         }
-        CommandNames<CommandSpec> subs = subcommandsByRequestName.get(spec.name());
-        return subs == null ? spec : subs.get(args[1]);
+        return named.subcommands().get(args[1]);
     }
 
     /** The command or subcommand by its full name ({@code config|get}), or null. */
@@ -273,6 +282,11 @@ public final class CommandTable {
 
     /** The command named by a request's first argument (any case), or null. */
     public CommandSpec lookup(byte[] name) {
+        Named named = named(name);
+        return named == null ? null : named.spec();
+    }
+
+    private Named named(byte[] name) {
         return name.length > 32 ? null : byRequestName.get(name);
     }
 
