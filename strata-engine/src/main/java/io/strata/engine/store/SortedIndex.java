@@ -678,7 +678,7 @@ final class SortedIndex {
                 if (k == null) {
                     return -1;
                 }
-                c = Arrays.compareUnsigned(k, key);
+                c = compareAfterWindow(k, key, skip);
             }
             if (upper ? c <= 0 : c < 0) {
                 lo = mid + 1;
@@ -687,5 +687,18 @@ final class SortedIndex {
             }
         }
         return lo;
+    }
+
+    /**
+     * Compares two keys whose windows at {@code skip} tie, and which share their first
+     * {@code skip} bytes: from just past the window when both reach past it (the bytes before
+     * are equal), else whole (a tie that zero padding made).
+     */
+    private static int compareAfterWindow(byte[] k, byte[] key, int skip) {
+        int from = skip + Long.BYTES;
+        if (skip >= 0 && k.length >= from && key.length >= from) {
+            return Arrays.compareUnsigned(k, from, k.length, key, from, key.length);
+        }
+        return Arrays.compareUnsigned(k, key);
     }
 }
