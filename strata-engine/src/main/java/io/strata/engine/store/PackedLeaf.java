@@ -93,8 +93,20 @@ final class PackedLeaf {
      * search from the first byte would compare again at every step.
      */
     static int find(byte[] leaf, byte[] bytes, int from, int to) {
+        return find(leaf, 0, bytes, from, to);
+    }
+
+    /**
+     * {@link #find(byte[], byte[])} among the entries from {@code first} on, for a key known
+     * to be after every entry before it: the insertion point is then {@code first} or later.
+     */
+    static int find(byte[] leaf, int first, byte[] key) {
+        return find(leaf, first, key, 0, key.length);
+    }
+
+    private static int find(byte[] leaf, int first, byte[] bytes, int from, int to) {
         int keyLength = to - from;
-        int lo = 0;
+        int lo = first;
         int hi = count(leaf) - 1;
         int loShared = 0; // bytes the key shares with entry lo - 1 (none while lo is 0)
         int hiShared = 0; // bytes the key shares with entry hi + 1 (none while hi is the last)

@@ -473,8 +473,15 @@ public final class PackedStore implements DiskStore {
             int op = order[k];
             byte[] key = ops.keys[op];
             int c = -1;
-            while (j < n && (c = PackedLeaf.compare(leaf, j, key)) < 0) {
-                run.addExisting(leaf, j++);
+            if (j < n && (c = PackedLeaf.compare(leaf, j, key)) < 0) {
+                // The key is further on: a binary search finds it (a round's keys are mostly
+                // a few per leaf), and the entries before it are kept without comparing each.
+                int at = PackedLeaf.find(leaf, j + 1, key);
+                int next = at >= 0 ? at : -at - 1;
+                while (j < next) {
+                    run.addExisting(leaf, j++);
+                }
+                c = at >= 0 ? 0 : 1;
             }
             boolean present = j < n && c == 0;
             if (ops.kinds[op] == PackedBatch.PUT) {

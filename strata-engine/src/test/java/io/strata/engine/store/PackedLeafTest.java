@@ -33,8 +33,12 @@ class PackedLeafTest {
 
         for (List<Byte> k : sought) {
             byte[] key = key(prefix, k);
-            assertThat(PackedLeaf.find(leaf, key)).as("find %s", Arrays.toString(key))
-                    .isEqualTo(Arrays.binarySearch(sorted, key, ByteKeys.COMPARATOR));
+            int expected = Arrays.binarySearch(sorted, key, ByteKeys.COMPARATOR);
+            assertThat(PackedLeaf.find(leaf, key)).as("find %s", Arrays.toString(key)).isEqualTo(expected);
+            int insertion = expected >= 0 ? expected : -expected - 1;
+            for (int first = 0; first <= insertion; first++) {
+                assertThat(PackedLeaf.find(leaf, first, key)).as("find %s from %d", Arrays.toString(key), first).isEqualTo(expected);
+            }
         }
         for (int i = 0; i < sorted.length; i++) {
             assertThat(PackedLeaf.find(leaf, sorted[i])).isEqualTo(i);
@@ -43,6 +47,10 @@ class PackedLeafTest {
             Arrays.fill(framed, (byte) 0xff);
             System.arraycopy(sorted[i], 0, framed, 2, sorted[i].length);
             assertThat(PackedLeaf.find(leaf, framed, 2, 2 + sorted[i].length)).isEqualTo(i);
+            // From any entry not after the key on, the search answers as over the whole leaf.
+            for (int first = 0; first <= i; first++) {
+                assertThat(PackedLeaf.find(leaf, first, sorted[i])).isEqualTo(i);
+            }
             // Every prefix of a stored key, present or not, falls where a whole-key search puts it.
             for (int cut = 0; cut < sorted[i].length; cut++) {
                 byte[] shorter = Arrays.copyOf(sorted[i], cut);
