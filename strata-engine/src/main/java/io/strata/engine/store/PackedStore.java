@@ -436,6 +436,15 @@ public final class PackedStore implements DiskStore {
         boolean changed = false;
         int i = from;
         for (int c = 0; c < in.children.length; c++) {
+            if (i < to && c < in.children.length - 1) {
+                // The children before the next write's are kept without comparing the write's
+                // key with each one's first key: a round's writes are mostly sparse over a
+                // node of many children.
+                int target = Math.max(c, in.childFor(ops.keys[order[i]]));
+                while (c < target) {
+                    children.keep(in, c++);
+                }
+            }
             int end = i;
             if (c == in.children.length - 1) {
                 end = to;
