@@ -11,10 +11,11 @@ import java.util.Arrays;
  * Sorts a batch's writes by key for the stores under the window ({@link PackedStore}, whose
  * round rebuilds each leaf once, and RocksDB, whose memtable inserts keys that arrive in order
  * next to the previous one instead of searching its skip list for each): a stable merge sort of indexes
- * ({@code int}s, not boxed) that compares each key's first sixteen bytes as two unsigned
- * {@code long}s and only on a tie of longer keys the whole keys — for keys of up to 16 bytes
- * (counters, IDs, hashed interning keys, even with a shared prefix) comparisons of numbers
- * instead of calls comparing two arrays.
+ * ({@code int}s, not boxed) that compares the sixteen bytes of each key after those every key
+ * of the batch shares (a layer's subspace, a type tag, a common stem) as two unsigned
+ * {@code long}s and only on a tie of longer keys the rest of the keys — for keys of up to
+ * sixteen bytes past the shared ones (counters, IDs, hashed interning keys, Redis keys of a
+ * common stem) comparisons of numbers instead of calls comparing two arrays.
  *
  * <p>Not thread-safe: the store's writer only; its scratch arrays are reused.
  */
@@ -25,6 +26,8 @@ public final class KeyOrder {
     /** Scratch kept between sorts up to this many keys; a larger round's is dropped by {@link #trim}. */
     static final int KEPT_CAPACITY = 16_384;
 
+    /** Bytes every key of the sort in progress shares: the windows start after them. */
+    private int shared;
     private long[] prefixes = new long[64];
     private long[] seconds = new long[64];
     private int[] scratch = new int[64];
@@ -74,10 +77,17 @@ public final class KeyOrder {
             scratch = new int[Math.max(n, scratch.length * 2)];
         }
         int[] order = new int[n];
+        shared = n == 0 ? 0 : keys[from].length;
+        for (int i = from + 1; i < to && shared > 0; i++) {
+            int m = Arrays.mismatch(keys[from], 0, shared, keys[i], 0, Math.min(shared, keys[i].length));
+            if (m >= 0) {
+                shared = m;
+            }
+        }
         for (int i = 0; i < n; i++) {
             order[i] = from + i;
-            prefixes[from + i] = prefix(keys[from + i], 0);
-            seconds[from + i] = prefix(keys[from + i], 8);
+            prefixes[from + i] = prefix(keys[from + i], shared);
+            seconds[from + i] = prefix(keys[from + i], shared + 8);
         }
         mergeSort(keys, order, 0, n);
         return order;
@@ -106,9 +116,13 @@ public final class KeyOrder {
         }
         byte[] x = keys[a];
         byte[] y = keys[b];
-        // Equal up to 16 bytes, zero padding included: between keys no longer than that, the
-        // shorter is a prefix of the longer (padded with zeros) and comes first.
-        return x.length <= 16 && y.length <= 16 ? Integer.compare(x.length, y.length) : ByteKeys.compare(x, y);
+        int past = shared + 16;
+        if (x.length > past && y.length > past) {
+            return Arrays.compareUnsigned(x, past, x.length, y, past, y.length); // the bytes before are equal
+        }
+        // Equal up to 16 bytes past the shared ones, zero padding included: between keys no
+        // longer than that, the shorter is a prefix of the longer (padded with zeros) and comes first.
+        return x.length <= past && y.length <= past ? Integer.compare(x.length, y.length) : ByteKeys.compare(x, y);
     }
 
     private void mergeSort(byte[][] keys, int[] order, int lo, int hi) {
