@@ -410,29 +410,63 @@ public final class CommandLanes {
     /** Every request of every unit, in order, in {@code tr}: the replies per unit. */
     private CompletableFuture<List<List<Reply>>> runInOrder(List<Unit> batch, Transaction tr) {
         List<List<Reply>> replies = new ArrayList<>(batch.size());
-        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (Unit unit : batch) {
-            List<Reply> unitReplies = new ArrayList<>(unit.requests.size());
-            replies.add(unitReplies);
-            for (Invocation inv : unit.requests) {
-                chain = chain.thenCompose(ignored -> {
-                    CompletableFuture<Reply> one = inv.execute(tr);
+            replies.add(new ArrayList<>(unit.requests.size()));
+        }
+        return runFrom(batch, tr, replies, 0, 0);
+    }
+
+    /**
+     * Runs the batch's requests from request {@code r} of unit {@code u} on, each after the
+     * one before has answered: in a loop while each answers at once (on the embedded engine,
+     * nearly all do), chained to the answer of one that does not. A reply is added to its
+     * unit's list; a failure that is not a Redis error reply (a conflict, a database error)
+     * fails the whole attempt, to be retried or split.
+     */
+    private CompletableFuture<List<List<Reply>>> runFrom(List<Unit> batch, Transaction tr, List<List<Reply>> replies,
+                                                         int u, int r) {
+        for (; u < batch.size(); u++, r = 0) {
+            List<Invocation> requests = batch.get(u).requests;
+            List<Reply> unitReplies = replies.get(u);
+            for (; r < requests.size(); r++) {
+                CompletableFuture<Reply> one;
+                try {
+                    one = requests.get(r).execute(tr);
+                } catch (RuntimeException error) {
+                    one = CompletableFuture.failedFuture(error);
+                }
+                if (!one.isDone()) {
+                    int nextUnit = u;
+                    int nextRequest = r + 1;
                     return one.handle((reply, error) -> {
-                        if (error == null) {
-                            unitReplies.add(reply);
-                            return null;
-                        }
-                        Throwable cause = CommandExecutor.unwrap(error);
-                        if (!(cause instanceof io.strata.redis.protocol.RedisException)) {
-                            // A conflict or database error: the whole attempt is retried or split.
-                            throw new java.util.concurrent.CompletionException(cause);
-                        }
-                        unitReplies.add(executor.errorReply(cause));
+                        answer(unitReplies, reply, error);
                         return null;
-                    });
-                });
+                    }).thenCompose(ignored -> runFrom(batch, tr, replies, nextUnit, nextRequest));
+                }
+                try {
+                    answer(unitReplies, one.join(), null);
+                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException error) {
+                    try {
+                        answer(unitReplies, null, error);
+                    } catch (java.util.concurrent.CompletionException failed) {
+                        return CompletableFuture.failedFuture(failed.getCause());
+                    }
+                }
             }
         }
-        return chain.thenApply(ignored -> replies);
+        return CompletableFuture.completedFuture(replies);
+    }
+
+    /** Adds a request's reply, or its Redis error's reply; any other failure is thrown, wrapped. */
+    private void answer(List<Reply> unitReplies, Reply reply, Throwable error) {
+        if (error == null) {
+            unitReplies.add(reply);
+            return;
+        }
+        Throwable cause = CommandExecutor.unwrap(error);
+        if (!(cause instanceof io.strata.redis.protocol.RedisException)) {
+            throw new java.util.concurrent.CompletionException(cause);
+        }
+        unitReplies.add(executor.errorReply(cause));
     }
 }
