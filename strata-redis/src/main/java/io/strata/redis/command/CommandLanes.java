@@ -443,14 +443,17 @@ public final class CommandLanes {
                         return null;
                     }).thenCompose(ignored -> runFrom(batch, tr, replies, nextUnit, nextRequest));
                 }
+                Reply reply = null;
+                Throwable error = null;
                 try {
-                    answer(unitReplies, one.join(), null);
-                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException error) {
-                    try {
-                        answer(unitReplies, null, error);
-                    } catch (java.util.concurrent.CompletionException failed) {
-                        return CompletableFuture.failedFuture(failed.getCause());
-                    }
+                    reply = one.join();
+                } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                    error = e;
+                }
+                try {
+                    answer(unitReplies, reply, error);
+                } catch (java.util.concurrent.CompletionException failed) {
+                    return CompletableFuture.failedFuture(failed.getCause());
                 }
             }
         }
