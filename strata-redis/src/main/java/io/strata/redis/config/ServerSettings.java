@@ -53,6 +53,12 @@ public final class ServerSettings {
     private volatile long latencyMonitorThreshold;
     private volatile long slowlogMaxLength;
     private volatile boolean replicasRequired;
+    /**
+     * Every value that reads as a number, parsed, by canonical name: {@link #getLong} is on
+     * command paths (HSET reads two limits per call), where a catalog lookup and a parse cost
+     * more than the command's own checks.
+     */
+    private volatile Map<String, Long> numbers = Map.of();
 
     /**
      * Settings from the server's start-up configuration: Redis's defaults, then the core
@@ -100,8 +106,10 @@ public final class ServerSettings {
         return values.get(p.name());
     }
 
+    /** The value of {@code name} as a number; {@link NumberFormatException} if it is not one. */
     public long getLong(String name) {
-        return Long.parseLong(get(name));
+        Long parsed = numbers.get(name);
+        return parsed != null ? parsed : Long.parseLong(get(name));
     }
 
     public boolean getBool(String name) {
@@ -332,5 +340,26 @@ public final class ServerSettings {
                 && Long.parseLong(values.get("min-replicas-max-lag")) > 0;
         limits = RespLimits.REDIS_DEFAULTS.withMaxBulkBytes(Long.parseLong(values.get("proto-max-bulk-len")))
                 .withMaxQueryBytes(Long.parseLong(values.get("client-query-buffer-limit")));
+        Map<String, Long> parsed = new HashMap<>();
+        values.forEach((name, value) -> {
+            if (isNumber(value)) {
+                parsed.put(name, Long.parseLong(value));
+            }
+        });
+        numbers = Map.copyOf(parsed);
+    }
+
+    /** Whether {@link Long#parseLong} takes {@code value}: an optional sign and up to 18 digits (so no overflow). */
+    private static boolean isNumber(String value) {
+        int start = value.startsWith("-") || value.startsWith("+") ? 1 : 0;
+        if (value.length() == start || value.length() - start > 18) {
+            return false;
+        }
+        for (int i = start; i < value.length(); i++) {
+            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }
