@@ -89,6 +89,14 @@ public final class RedisPeer implements AutoCloseable {
         throw new IOException("redis-server did not listen on " + port + " within 10 s");
     }
 
+    /**
+     * The CPU time the server process has used so far, user and system, in nanoseconds (as the
+     * operating system counts it: on Linux in clock ticks, 10 ms); -1 where it is not told.
+     */
+    public long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
+
     public int port() {
         return port;
     }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 
 /**
  * {@code strata bench redis}: Strata's Redis-compatible server (durable, fsync before each
@@ -145,14 +146,34 @@ public final class BenchRedisCommand implements Callable<Integer> {
                 RedisBenchmark.run(strata.port(), clients, requests, 1, tests, keyspace);
                 RedisBenchmark.run(strata.port(), clients, requests * 4, pipeline, tests, keyspace);
             }
+            // Each server's CPU over each test, per request: what the throughput rows cost, and the
+            // ceiling on two cores that redis-benchmark shares (docs/benchmarks.md, section 12).
+            // Strata's is this JVM's, every thread (GC and JIT included); the bench itself idles
+            // meanwhile, waiting on redis-benchmark.
+            Map<String, LongSupplier> cpu = new LinkedHashMap<>();
+            cpu.put("strata", BenchRedisCommand::processCpuNanos);
+            cpu.put(RedisPeer.Mode.DURABLE.label, always::cpuNanos);
+            cpu.put(RedisPeer.Mode.DEFAULT.label, defaults::cpuNanos);
+            Map<String, Map<String, Double>> cpuRows = new LinkedHashMap<>();
             for (int p : new int[] {1, pipeline}) {
+                int n = p == 1 ? requests : requests * 4;
                 for (Map.Entry<String, Integer> s : servers.entrySet()) {
-                    Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(s.getValue(), clients, p == 1 ? requests : requests * 4, p, tests, keyspace);
-                    for (RedisBenchmark.Result row : r.values()) {
-                        put(row.test() + (p == 1 ? "" : " -P " + p), s.getKey(), row.requestsPerSecond());
+                    for (String test : tests) {
+                        long before = cpu.get(s.getKey()).getAsLong();
+                        Map<String, RedisBenchmark.Result> r = RedisBenchmark.run(s.getValue(), clients, n, p, List.of(test), keyspace);
+                        long after = cpu.get(s.getKey()).getAsLong();
+                        for (RedisBenchmark.Result row : r.values()) {
+                            String name = row.test() + (p == 1 ? "" : " -P " + p);
+                            put(name, s.getKey(), row.requestsPerSecond());
+                            if (before >= 0 && after >= 0) {
+                                cpuRows.computeIfAbsent(name + " cpu ns", k -> new LinkedHashMap<>())
+                                        .put(s.getKey(), (double) (after - before) / n);
+                            }
+                        }
                     }
                 }
             }
+            cpuRows.forEach((row, values) -> values.forEach((server, v) -> put(row, server, v)));
             if (setMembers > 0) {
                 for (Map.Entry<String, Integer> s : servers.entrySet()) {
                     if (s.getKey().equals(RedisPeer.Mode.DEFAULT.label)) {
@@ -182,6 +203,12 @@ public final class BenchRedisCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** This JVM's CPU time, every thread, in nanoseconds; -1 where the JVM does not tell it. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+    }
+
     private void put(String row, String server, double value) {
         table.computeIfAbsent(row, k -> new LinkedHashMap<>()).put(server, value);
     }
@@ -195,14 +222,16 @@ public final class BenchRedisCommand implements Callable<Integer> {
             csv.println("test,strata," + always + "," + defaults);
             for (Map.Entry<String, Map<String, Double>> row : table.entrySet()) {
                 Map<String, Double> v = row.getValue();
-                boolean lowerIsBetter = row.getKey().endsWith("(s)") || row.getKey().startsWith("bytes");
+                boolean lowerIsBetter = row.getKey().endsWith("(s)") || row.getKey().startsWith("bytes")
+                        || row.getKey().endsWith(" cpu ns");
                 System.out.printf(Locale.ROOT, "%-22s %12s %14s %8s %14s %8s%n", row.getKey(), fmt(v.get("strata")),
                         fmt(v.get(always)), ratio(v.get("strata"), v.get(always), lowerIsBetter),
                         fmt(v.get(defaults)), ratio(v.get("strata"), v.get(defaults), lowerIsBetter));
                 csv.println(row.getKey() + "," + v.get("strata") + "," + v.get(always) + "," + v.get(defaults));
             }
         }
-        System.out.println("ratio: how many times better Strata is (throughput ÷ peer's; for seconds and bytes, peer's ÷ Strata's).");
+        System.out.println("ratio: how many times better Strata is (throughput ÷ peer's; for seconds, bytes and CPU, peer's ÷ Strata's).");
+        System.out.println("cpu ns: the server's CPU time (user and system, every thread) over that test, per request; Redis's in 10 ms ticks.");
     }
 
     private static String fmt(Double d) {
